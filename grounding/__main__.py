@@ -1,0 +1,3 @@
+from grounding.cli import main
+
+main()

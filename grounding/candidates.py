@@ -1,0 +1,115 @@
+"""The values an answer states: its candidates, in order of first appearance (SPEC §4, §9.5, §9.10)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from grounding.dates import prose_dates
+from grounding.normalise import normalise
+from grounding.settings import Settings
+from grounding.tokens import tokens
+from grounding.values import Kind, classify
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """Where a candidate is written: which text of the answer, and the span within it."""
+
+    segment: int
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A value in an answer that some tool result should have carried."""
+
+    value: str  # normalised: "41200"
+    shape: str  # "number", "identifier", or a declared shape's name
+    kind: Kind
+    text: str  # as written at its first appearance: "41,200"
+    occurrences: list[Occurrence] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An answer's texts (one, or a JSON answer's leaves) and its candidates."""
+
+    segments: tuple[str, ...]
+    candidates: tuple[Candidate, ...]
+    is_json: bool
+
+
+def read_answer(text: str, settings: Settings) -> Answer:
+    """Find the candidates of one final answer."""
+    leaves = json_leaves(text)
+    segments = tuple(leaves) if leaves is not None else (text,)
+    found: dict[str, Candidate] = {}
+    for index, segment in enumerate(segments):
+        for written, value, start, end in _values_written(segment):
+            known = found.get(value)
+            if known is None:
+                classified = classify(value, settings.min_digits, settings)
+                if classified is None:
+                    continue
+                known = found.setdefault(
+                    classified.value, Candidate(classified.value, classified.shape, classified.kind, written)
+                )
+            known.occurrences.append(Occurrence(index, start, end))
+    return Answer(segments, tuple(found.values()), leaves is not None)
+
+
+def _values_written(segment: str):
+    """Yield (as written, normalised, start, end) for each token, prose dates read whole (§9.10)."""
+    spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
+    at, emitted = 0, -1
+    for token in tokens(segment):
+        while at < len(spans) and spans[at][1] <= token.start:
+            at += 1
+        if at < len(spans) and spans[at][0] <= token.start:
+            if emitted != at:
+                emitted = at
+                start, end, iso = spans[at]
+                yield segment[start:end], iso, start, end
+            continue
+        value = normalise(token.text)
+        if value:
+            yield token.text, value, token.start, token.end
+
+
+def json_leaves(text: str) -> list[str] | None:
+    """The string leaves and number literals of a JSON answer, in document order (§9.5), or None."""
+    body = _unfenced(text.strip())
+    if body is None or body[:1] not in ("{", "["):
+        return None
+    try:
+        document = json.loads(body, parse_int=_Literal, parse_float=_Literal, parse_constant=_Literal)
+    except (ValueError, RecursionError):
+        return None
+    leaves: list[str] = []
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, str):
+            leaves.append(str(node))
+    return leaves
+
+
+class _Literal(str):
+    """A number literal of a JSON answer, kept as written (``48.250`` keeps its decimals)."""
+
+
+def _unfenced(text: str) -> str | None:
+    if not text.startswith("```"):
+        return text
+    if text.count("```") != 2 or not text.endswith("```"):
+        return None
+    first_line_end = text.find("\n")
+    if first_line_end < 0:
+        return None
+    return text[first_line_end + 1 : -3].strip()

@@ -1,0 +1,155 @@
+"""Dates and times read in parts (SPEC §9.1) and dates written in prose (§9.10).
+
+A tool result's ``2024-05-14T16:03:16Z`` grounds ``2024-05-14``, ``2024``,
+``16:03`` and ``4:03pm``; its ``23 October 2026`` grounds ``2026-10-23``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_TIME = r"(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
+_DATE_TIME = regex.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
+_TIME_ONLY = regex.compile(_TIME)
+_TWELVE_HOUR = regex.compile(
+    r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
+)
+_DAY_MARKER = regex.compile(r"[-+]\d{1,2}")
+_DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+_MONTH_NAME = "|".join(
+    alternative
+    for name in sorted(_MONTHS, key=len, reverse=True)
+    for alternative in (name.capitalize(), name.upper())
+)
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"
+_PROSE_DATE = regex.compile(
+    rf"(?<![\p{{L}}\p{{Nd}}])(?:"
+    rf"(?P<month>{_MONTH_NAME})\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>{_MONTH_NAME})\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf")(?![\p{{L}}\p{{Nd}}])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProseDate:
+    """A month-name date found in text; year is None when none was written."""
+
+    start: int
+    end: int
+    month: int
+    day: int
+    year: int | None
+
+    @property
+    def month_day(self) -> str:
+        return f"{self.month:02d}-{self.day:02d}"
+
+    @property
+    def iso(self) -> str | None:
+        return None if self.year is None else f"{self.year:04d}-{self.month_day}"
+
+
+def date_parts(value: str) -> Iterator[str]:
+    """Yield what a date, date-time or time grounds beyond itself (§9.1).
+
+    >>> sorted(set(date_parts("2027-07-04t16:20:00z")))
+    ['04:20', '04:20pm', '16:20', '16:20:00', '2027', '2027-07-04', '4:20', '4:20pm']
+    >>> sorted(set(date_parts("03:00:00+1")))
+    ['03:00', '03:00+1', '03:00:00', '03:00am', '3:00', '3:00+1', '3:00:00', '3:00am']
+    """
+    match = _DATE_TIME.fullmatch(value)
+    if match:
+        year, month, day = match.group(1, 2, 3)
+        if not _valid_date(int(year), int(month), int(day)):
+            return
+        yield f"{year}-{month}-{day}"
+        yield year
+        yield from _time_forms(*match.group(4, 5, 6, 7))
+        return
+    match = _DATE.fullmatch(value)
+    if match:
+        if _valid_date(*(int(part) for part in match.groups())):
+            yield match.group(1)
+        return
+    match = _TIME_ONLY.fullmatch(value)
+    if match:
+        yield from _time_forms(*match.groups())
+
+
+def is_date_or_time(value: str) -> bool:
+    """True for a token §9.1 reads as a date, date-time or time (never cut into components)."""
+    return next(date_parts(value), None) is not None
+
+
+def _valid_date(year: int, month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _time_forms(hour: str, minute: str, second: str | None, offset: str | None) -> Iterator[str]:
+    h, m = int(hour), int(minute)
+    if h > 24 or m > 59 or (second is not None and int(second) > 60):
+        return
+    yield from time_forms(h, minute, second)
+    if offset and _DAY_MARKER.fullmatch(offset):
+        yield f"{h:02d}:{minute}{offset}"
+        yield f"{h}:{minute}{offset}"
+
+
+def time_forms(hour: int, minute: str, second: str | None) -> Iterator[str]:
+    """The 24-hour, 12-hour and meridiem spellings of one time of day."""
+    yield f"{hour:02d}:{minute}"
+    yield f"{hour}:{minute}"
+    if second is not None:
+        yield f"{hour:02d}:{minute}:{second}"
+        yield f"{hour}:{minute}:{second}"
+    twelve = hour % 12 or 12
+    meridiem = "am" if hour < 12 or hour == 24 else "pm"
+    for spelled in (f"{twelve}:{minute}", f"{twelve:02d}:{minute}"):
+        yield spelled
+        yield spelled + meridiem
+
+
+def twelve_hour_times(text: str) -> Iterator[str]:
+    """Yield the forms of every 12-hour time written in text (``3pm`` → ``15:00`` …).
+
+    >>> sorted(set(twelve_hour_times("after 3pm")))
+    ['03:00', '03:00pm', '15:00', '3:00', '3:00pm']
+    """
+    for match in _TWELVE_HOUR.finditer(text):
+        hour = int(match.group(1))
+        if not 1 <= hour <= 12:
+            continue
+        minute = match.group(2) or "00"
+        if int(minute) > 59:
+            continue
+        pm = match.group(4).lower() == "p"
+        hour24 = (hour % 12) + (12 if pm else 0)
+        yield from time_forms(hour24, minute, match.group(3))
+
+
+def prose_dates(text: str) -> Iterator[ProseDate]:
+    """Yield the English month-name dates written in text (§9.10).
+
+    >>> [d.iso or d.month_day for d in prose_dates("Monday, May 26, 2024 and 14 March, and may 3")]
+    ['2024-05-26', '03-14']
+    """
+    for match in _PROSE_DATE.finditer(text):
+        month_name = match.group("month") or match.group("month2")
+        day = int(match.group("day") or match.group("day2"))
+        month = _MONTHS[month_name.lower()]
+        if not 1 <= day <= _DAYS_IN_MONTH[month - 1]:
+            continue
+        year = match.group("year")
+        yield ProseDate(match.start(), match.end(), month, day, int(year) if year else None)

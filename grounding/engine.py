@@ -1,0 +1,44 @@
+"""Check conversations: grow each one's evidence index as it advances and judge every final answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from grounding.evidence import EvidenceIndex, ReadOptions, read_exempt, read_tool_result
+from grounding.judge import judge_answer
+from grounding.model import Conversation, Kind
+from grounding.settings import Settings
+from grounding.verdict import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedAnswer:
+    """One final answer, where it was, and its verdict."""
+
+    source: str
+    line: int
+    conversation: str | None
+    turn: int
+    text: str
+    verdict: Verdict
+
+
+def check_conversation(conversation: Conversation, settings: Settings) -> Iterator[JudgedAnswer]:
+    """Judge each final answer against everything read before it (SPEC §2.2).
+
+    The index is built once and extended as the conversation advances, never
+    rebuilt per answer.
+    """
+    index = EvidenceIndex()
+    options = ReadOptions(settings.min_digits, keep_words=bool(settings.shapes))
+    turn = 0
+    for item in conversation.items:
+        if item.kind is Kind.EVIDENCE:
+            index.add(read_tool_result(item.text, options, is_error=item.is_error, arguments=item.call_arguments))
+        elif item.kind is Kind.EXEMPT:
+            index.add(read_exempt(item.text, options))
+        elif item.kind is Kind.ANSWER:
+            verdict = judge_answer(item.text, index, settings)
+            yield JudgedAnswer(conversation.source, conversation.line, conversation.id, turn, item.text, verdict)
+            turn += 1

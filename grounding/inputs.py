@@ -1,0 +1,121 @@
+"""Read records from files and standard input, line by line, losing nothing.
+
+A JSON Lines input is read one line at a time, so memory follows the largest
+record, not the file. A ``.json`` file holds one conversation or an array of
+them. Every line that cannot be read becomes a ``Problem`` with its file and
+line; the rest of the input is still read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+import orjson
+
+from grounding.errors import InputError
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    source: str
+    line: int
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    source: str
+    line: int | None
+    message: str
+
+
+def check_readable(paths: list[str]) -> None:
+    """Refuse, before anything is judged, a path that does not exist or is not a file."""
+    for path in paths:
+        if path == "-":
+            continue
+        if not os.path.exists(path):
+            raise InputError(f"{path}: No such file or directory")
+        if os.path.isdir(path):
+            raise InputError(f"{path}: is a directory; give the transcript files inside it")
+
+
+def read_records(path: str) -> Iterator[Record | Problem]:
+    """Yield each record of one input (a path, or - for standard input)."""
+    if path == "-":
+        yield from _lines(sys.stdin.buffer, "-")
+        return
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below; a generator cannot use with across yields cleanly
+    except OSError as error:
+        yield Problem(path, None, f"cannot open: {error.strerror or error}")
+        return
+    with stream:
+        if path.endswith(".json"):
+            yield from _document(stream.read(), path)
+        else:
+            yield from _lines(stream, path)
+
+
+def _lines(stream: BinaryIO, source: str) -> Iterator[Record | Problem]:
+    for number, raw in enumerate(stream, start=1):
+        if number == 1 and raw.startswith(_BOM):
+            raw = raw[len(_BOM) :]
+        if not raw.strip():
+            continue
+        try:
+            yield Record(source, number, _loads(raw))
+        except ValueError as error:
+            yield Problem(source, number, _describe(error, raw))
+
+
+def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if not data.strip():
+        return
+    try:
+        document = _loads(data)
+    except ValueError as error:
+        yield Problem(source, 1, _describe(error, data))
+        return
+    if isinstance(document, list) and document and all(_is_conversation(item) for item in document):
+        for item in document:
+            yield Record(source, 1, item)
+    else:
+        yield Record(source, 1, document)
+
+
+def _is_conversation(item: object) -> bool:
+    return (isinstance(item, dict) and "messages" in item) or isinstance(item, list)
+
+
+def _loads(raw: bytes) -> object:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass  # NaN, integers past 64 bits, deep nesting: the standard parser decides
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"invalid UTF-8 at byte {error.start}") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+
+
+def _describe(error: ValueError, raw: bytes) -> str:
+    message = str(error)
+    if isinstance(error, json.JSONDecodeError):
+        message = f"invalid JSON: {error.msg} at column {error.colno}"
+    elif not message.startswith(("invalid", "JSON")):
+        message = f"invalid JSON: {message}"
+    return message

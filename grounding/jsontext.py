@@ -1,0 +1,62 @@
+"""Parse JSON text exactly: number literals keep every digit (SPEC §5.1).
+
+The fast parser turns numbers into floats. Where a literal might not survive
+that (long digit runs, big integers, ``NaN``), the standard library parses it
+again with numbers kept as written.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import regex
+
+from grounding.normalise import spell_decimal
+
+# The one core module that imports orjson: tool results are most of the bytes a
+# run reads, and parsing them is most of its time (STYLE keeps orjson at the
+# edges; speed is the reason for this exception).
+import orjson
+
+_LONG_LITERAL = regex.compile(r"[\d.]{16,}")
+_CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
+
+
+class Constant(str):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a document: indexed as a word."""
+
+
+class NotJson(ValueError):
+    """The text is not one JSON document."""
+
+
+def looks_like_json(text: str) -> bool:
+    stripped = text.lstrip()
+    return stripped[:1] in ("{", "[")
+
+
+def parse(text: str) -> object:
+    """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
+    if not _LONG_LITERAL.search(text):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass  # NaN, big integers, deep nesting: let the exact parser decide
+    try:
+        return json.loads(text, parse_float=Decimal, parse_constant=lambda name: Constant(_CONSTANTS[name]))
+    except (ValueError, RecursionError) as error:
+        raise NotJson(str(error)) from None
+
+
+def number_spelling(number: object) -> str:
+    """The canonical spelling of a parsed number leaf (``1e3`` → ``1000``)."""
+    if isinstance(number, int):
+        return str(number)
+    if isinstance(number, float):
+        return spell_decimal(Decimal(repr(number)))
+    return spell_decimal(number)  # Decimal
+
+
+def is_number(node: object) -> bool:
+    return isinstance(node, (int, float, Decimal)) and not isinstance(node, bool)

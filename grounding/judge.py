@@ -1,0 +1,182 @@
+"""Judge one final answer against the index read before it (SPEC §7.1).
+
+Each candidate is tried route by route; the first that holds decides and is
+the ``via`` the report shows. A value grounded plainly has no ``via``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import regex
+
+from grounding import arithmetic, examples, masks
+from grounding.candidates import Answer, Candidate, read_answer
+from grounding.derive import find_formula
+from grounding.evidence import EvidenceIndex
+from grounding.normalise import canonical, decimals_written, lookup_forms, normalise
+from grounding.settings import Settings
+from grounding.values import Kind, classify, range_ends
+from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
+
+_ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_COMPOSITE_JOINER = regex.compile(r"[+/]")
+
+
+def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
+    """Judge one final answer against the evidence read before it."""
+    answer = read_answer(text, settings)
+    work = arithmetic.Computations(answer, index, settings) if settings.derived else None
+    unsupported, grounded_via, example_values = [], [], []
+    for candidate in answer.candidates:
+        finding = _route(candidate, answer, index, settings, work)
+        if finding is None:
+            continue  # grounded plainly
+        if finding.via == "example":
+            example_values.append(Finding(candidate.value, candidate.shape, candidate.text))
+        elif finding.via is None:
+            unsupported.append(finding)
+        else:
+            grounded_via.append(finding)
+    if unsupported:
+        status = Status.FLAGGED
+    elif any(finding.via in COMPUTED_VIA for finding in grounded_via):
+        status = Status.DERIVED
+    else:
+        status = Status.GROUNDED
+    return Verdict(status, len(answer.candidates), tuple(unsupported), tuple(grounded_via), tuple(example_values))
+
+
+def _route(
+    candidate: Candidate,
+    answer: Answer,
+    index: EvidenceIndex,
+    settings: Settings,
+    work: arithmetic.Computations | None,
+) -> Finding | None:
+    """None when grounded plainly; a Finding with via, or without one when unsupported."""
+    if is_plain(candidate.value, index):
+        return None
+    via = reading_of(candidate.value, index) or _by_number(candidate, index) or _by_range(candidate, index)
+    if via is None:
+        via, matched = _by_prose_date(candidate.value, index)
+        if via is None:
+            via, matched = masks.masked_match(candidate, answer, index)
+        if via is None:
+            via, matched = _by_composite(candidate, index, settings)
+        if via is not None:
+            return _found(candidate, via, matched=matched)
+        formula = _by_computation(candidate, answer, index, work)
+        if formula is not None:
+            return _found(candidate, *formula)
+        if examples.is_example(candidate, answer, index):
+            return _found(candidate, "example")
+        return Finding(candidate.value, candidate.shape, candidate.text)
+    return _found(candidate, via)
+
+
+def _found(candidate: Candidate, via: str, formula: str | None = None, matched: str | None = None) -> Finding:
+    if via in COMPUTED_VIA:
+        return Finding(candidate.value, candidate.shape, candidate.text, via, formula=formula)
+    return Finding(candidate.value, candidate.shape, candidate.text, via, matched=matched)
+
+
+def is_plain(value: str, index: EvidenceIndex) -> bool:
+    """Route 1: a lookup form indexed plainly."""
+    plain = index.forms.plain
+    return any(form in plain for form in lookup_forms(value))
+
+
+def reading_of(value: str, index: EvidenceIndex) -> str | None:
+    """Route 2: the best §9 reading among the value's forms: unit, then date part, then component."""
+    forms = lookup_forms(value)
+    for via, held in (("unit", index.forms.unit), ("date-part", index.forms.date), ("component", index.forms.component)):
+        if any(form in held for form in forms):
+            return via
+    return None
+
+
+def magnitude_of(value: str) -> Decimal:
+    return abs(Decimal(canonical(value)))
+
+
+def _by_number(candidate: Candidate, index: EvidenceIndex) -> str | None:
+    """Routes 3 and 4: sign, then rounding (numbers only)."""
+    if candidate.kind is not Kind.NUMBER:
+        return None
+    magnitude = magnitude_of(candidate.value)
+    if magnitude in index.forms.numbers:
+        return "sign"
+    half = Decimal(5).scaleb(-(decimals_written(candidate.text) + 1))
+    if index.has_number_near(magnitude - half, magnitude + half):
+        return "rounded"
+    return None
+
+
+def _by_range(candidate: Candidate, index: EvidenceIndex) -> str | None:
+    """Route 5: both ends of a range grounded plainly, by a reading, or by sign (§9.8)."""
+    if candidate.kind is not Kind.RANGE:
+        return None
+    ends = range_ends(candidate.value)
+    if ends and all(_end_grounded(normalise(end), index) for end in ends):
+        return "range"
+    return None
+
+
+def _end_grounded(end: str, index: EvidenceIndex) -> bool:
+    return is_plain(end, index) or reading_of(end, index) is not None or magnitude_of(end) in index.forms.numbers
+
+
+def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | None]:
+    """Route 6: an ISO date grounded by a prose date read before it (§9.10)."""
+    match = _ISO_DATE.fullmatch(value)
+    if match is None:
+        return None, None
+    if value in index.forms.prose_iso:
+        return "prose-date", None
+    month_day = value[5:]
+    if month_day in index.forms.month_days and index.is_any_form(match.group(1)):
+        return "prose-date", f"{month_day} (prose) + {match.group(1)}"
+    return None, None
+
+
+def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings) -> tuple[str | None, str | None]:
+    """Route 8: every ``+``/``/`` part of an identifier is a grounded value (§9.13)."""
+    if candidate.kind is not Kind.IDENTIFIER or not _COMPOSITE_JOINER.search(candidate.value):
+        return None, None
+    parts = _COMPOSITE_JOINER.split(candidate.value)
+    if len(parts) < 2 or not all(parts):
+        return None, None
+    for part in parts:
+        value = normalise(part)
+        if settings.is_exempt(value):
+            continue
+        classified = classify(value, settings.min_digits, settings)
+        if classified is None or not grounded_by_early_routes(classified.value, classified.kind, part, index):
+            return None, None
+    joiner = " + " if "+" in candidate.value else " / "
+    return "composite", joiner.join(parts)
+
+
+def grounded_by_early_routes(value: str, kind: Kind, text: str, index: EvidenceIndex) -> bool:
+    """Routes 1–5 for a bare value (composite parts, §9.13)."""
+    probe = Candidate(value, "", kind, text)
+    if is_plain(value, index) or reading_of(value, index) is not None:
+        return True
+    return _by_number(probe, index) is not None or _by_range(probe, index) is not None
+
+
+def _by_computation(
+    candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
+) -> tuple[str, str] | None:
+    """Routes 9 and 10: a computation the answer writes, then a formula over operands."""
+    if work is None or candidate.kind is not Kind.NUMBER or masks.all_masked(candidate, answer):
+        return None
+    magnitude = magnitude_of(candidate.value)
+    stated = work.stated(magnitude)
+    if stated is not None:
+        return stated
+    if work.is_refuted(magnitude):
+        return None
+    formula = find_formula(magnitude, index)
+    return None if formula is None else ("derived", formula)

@@ -1,0 +1,47 @@
+"""The neutral conversation model every reader lowers its records to (SPEC §2).
+
+Past the readers nothing knows which transcript format a conversation came
+from: it is an ordered list of items, each evidence, exempt text, a final
+answer, or something the model typed that grounds nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Kind(Enum):
+    EVIDENCE = "evidence"  # a tool result: the model read it
+    EXEMPT = "exempt"  # the user's text, a system or developer prompt
+    ANSWER = "answer"  # an assistant message with no tool calls: judged
+    NEITHER = "neither"  # tool calls, framework corrections: ground nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One piece of a conversation, in order."""
+
+    kind: Kind
+    text: str
+    is_error: bool = False  # the transport marked this tool result as failed
+    call_arguments: str | None = None  # arguments of the call this result answers (§2.5)
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """One conversation as read from one record of a transcript."""
+
+    source: str  # the path as given, or "-"
+    line: int  # 1-based line of the record
+    id: str | None
+    items: tuple[Item, ...]
+    input_format: str
+
+
+FRAMEWORK_PREFIXES = ("[evidence check", "[schema check")
+
+
+def is_framework_correction(text: str) -> bool:
+    """True for user text a framework wrote to quote the model's values back (§2.3)."""
+    return text.startswith(FRAMEWORK_PREFIXES)

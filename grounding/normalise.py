@@ -1,0 +1,145 @@
+"""Spell a token the one way both sides compare it (SPEC §3.3–§3.5).
+
+The same function runs on answer tokens and on everything the evidence index
+reads, so a difference of spelling never decides a verdict.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+import regex
+
+_LEAD = "$#@+'\"`([{<"
+_TRAIL = ".,;:!?%'\"`)]}>"
+_SIGNED_CURRENCY = regex.compile(r"^([-+])[$€£¥₹]")
+_NUMBER = regex.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
+_NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
+_DIGIT = regex.compile(r"\d")
+
+
+def fold_digits(text: str) -> str:
+    """Write decimal digits of every script as ASCII digits (``۳۴`` → ``34``)."""
+    if text.isascii():
+        return text
+    return _NON_ASCII_DIGIT.sub(_ascii_digit, text)
+
+
+def _ascii_digit(match: regex.Match[str]) -> str:
+    char = match.group()
+    value = unicodedata.decimal(char, None)
+    return char if value is None else str(value)
+
+
+@lru_cache(maxsize=1 << 16)
+def normalise(token: str) -> str:
+    """Normalise one token.
+
+    >>> [normalise(t) for t in ["$1,234,567.50", "2048.0", "-$1,475.00", "(FC1/3)", "007", "+5"]]
+    ['1234567.5', '2048', '-1475', 'fc1/3', '007', '5']
+    """
+    text = fold_digits(token.lower()).strip()
+    text = text.lstrip(_LEAD).rstrip(_TRAIL)
+    signed = _SIGNED_CURRENCY.match(text)
+    if signed:
+        text = ("-" if signed.group(1) == "-" else "") + text[2:]
+    elif text[:2] in ("$-", "$+"):
+        text = text[1:].lstrip("+")
+    if _NUMBER.fullmatch(text):
+        return spell_number(text)
+    return text
+
+
+def spell_number(text: str) -> str:
+    """Spell a number (grouping commas allowed) canonically, keeping zero padding.
+
+    >>> [spell_number(t) for t in ["3.10", "-0", "00027.50", "0000", "184467440737095516150", "+5"]]
+    ['3.1', '0', '00027.5', '0', '184467440737095516150', '5']
+    """
+    plain = text.replace(",", "")
+    sign = ""
+    if plain[0] in "+-":
+        sign, plain = ("-" if plain[0] == "-" else ""), plain[1:]
+    whole, _, fraction = plain.partition(".")
+    fraction = fraction.rstrip("0")
+    if len(whole) >= 2 and whole[0] == "0" and whole.strip("0"):
+        spelled = whole + ("." + fraction if fraction else "")  # zero padding is kept
+    else:
+        whole = whole.lstrip("0") or "0"
+        spelled = whole + ("." + fraction if fraction else "")
+    if spelled == "0" or not spelled.strip("0."):
+        return "0"
+    return sign + spelled
+
+
+def canonical(spelled: str) -> str:
+    """The canonical number of a spelled number: zero padding dropped.
+
+    >>> canonical("00027.5"), canonical("-007"), canonical("41200")
+    ('27.5', '-7', '41200')
+    """
+    sign = "-" if spelled.startswith("-") else ""
+    body = spelled.lstrip("-")
+    whole, dot, fraction = body.partition(".")
+    whole = whole.lstrip("0") or "0"
+    result = whole + dot + fraction
+    return "0" if result == "0" else sign + result
+
+
+def is_number(value: str) -> bool:
+    """True when a normalised value is a plain number."""
+    return _NUMBER.fullmatch(value) is not None and "," not in value
+
+
+@lru_cache(maxsize=1 << 16)
+def lookup_forms(value: str) -> tuple[str, ...]:
+    """Every spelling a normalised value matches through (§3.5).
+
+    >>> lookup_forms("0xef0101"), lookup_forms("00027"), lookup_forms("fc1/3")
+    (('0xef0101', 'ef0101'), ('00027', '27'), ('fc1/3',))
+    """
+    forms = [value]
+    if value.startswith("0x") and len(value) > 2:
+        forms.append(value[2:])
+    if is_number(value):
+        plain = canonical(value)
+        if plain != value:
+            forms.append(plain)
+    return tuple(forms)
+
+
+def digit_count(value: str) -> int:
+    """How many digits a normalised value holds."""
+    return len(_DIGIT.findall(value))
+
+
+def as_decimal(value: str) -> Decimal | None:
+    """A plain number as a Decimal, or None."""
+    try:
+        return Decimal(value.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def decimals_written(text: str) -> int:
+    """How many decimals a number was written with (``$3,617.00`` → 2).
+
+    >>> decimals_written("$3,617.00"), decimals_written("48.250"), decimals_written("2,184")
+    (2, 3, 0)
+    """
+    match = regex.search(r"\d(?:[\d,]*)(?:\.(\d+))?", fold_digits(text))
+    if match is None or match.group(1) is None:
+        return 0
+    return len(match.group(1))
+
+
+def spell_decimal(number: Decimal) -> str:
+    """Spell a Decimal canonically, without exponent, never rounding."""
+    plain = format(number, "f")
+    if "." in plain:
+        plain = plain.rstrip("0").rstrip(".")
+    if plain in ("-0", ""):
+        return "0"
+    return plain

@@ -1,0 +1,100 @@
+"""OpenAI Chat Completions: ``{"id": ..., "messages": [...]}`` or a bare messages array (SPEC §2)."""
+
+from __future__ import annotations
+
+from grounding.model import Conversation, Item, Kind
+from grounding.readers.common import RecordError, arguments_text, expect_dict, record_id, user_text
+
+_TEXT_PART_TYPES = ("text", "input_text", "output_text")
+
+
+def recognises(record: object) -> bool:
+    messages = _messages_of(record)
+    return isinstance(messages, list) and all(isinstance(m, dict) and "role" in m for m in messages)
+
+
+def read(record: object, source: str, line: int) -> Conversation:
+    messages = _messages_of(record)
+    if not isinstance(messages, list):
+        raise RecordError('expected {"messages": [...]} or a bare messages array for OpenAI Chat Completions')
+    items: list[Item] = []
+    calls: list[tuple[str | None, str | None]] = []  # (id, arguments) of the latest assistant with calls
+    results_since_calls = 0
+    for index, raw in enumerate(messages):
+        message = expect_dict(raw, f"messages[{index}]")
+        role = message.get("role")
+        if role in ("system", "developer", "user"):
+            items.append(user_text(_joined_text(message.get("content"), index)))
+        elif role == "assistant":
+            found = _calls_of(message)
+            if found is None:
+                items.append(Item(Kind.ANSWER, _joined_text(message.get("content"), index)))
+            else:
+                items.append(Item(Kind.NEITHER, ""))
+                calls, results_since_calls = found, 0
+        elif role in ("tool", "function"):
+            arguments = _answered_call(message, calls, results_since_calls)
+            results_since_calls += 1
+            for text in _part_texts(message.get("content"), index):
+                items.append(Item(Kind.EVIDENCE, text, call_arguments=arguments))
+        else:
+            raise RecordError(
+                f"messages[{index}] has role {role!r}; expected system, developer, user, assistant, tool or function"
+            )
+    return Conversation(source, line, record_id(record), tuple(items), "openai")
+
+
+def _messages_of(record: object) -> object:
+    if isinstance(record, dict):
+        return record.get("messages")
+    return record
+
+
+def _calls_of(message: dict) -> list[tuple[str | None, str | None]] | None:
+    """The calls an assistant message makes, or None when it makes none (it is an answer)."""
+    tool_calls = message.get("tool_calls")
+    if isinstance(tool_calls, list) and tool_calls:
+        found = []
+        for call in tool_calls:
+            call = call if isinstance(call, dict) else {}
+            function = call.get("function") if isinstance(call.get("function"), dict) else {}
+            found.append((call.get("id"), arguments_text(function.get("arguments"))))
+        return found
+    if message.get("function_call") is not None:
+        function = message["function_call"] if isinstance(message["function_call"], dict) else {}
+        return [(None, arguments_text(function.get("arguments")))]
+    return None
+
+
+def _answered_call(message: dict, calls: list[tuple[str | None, str | None]], position: int) -> str | None:
+    """Arguments of the call this tool message answers (SPEC-READINGS §2.5), or None."""
+    call_id = message.get("tool_call_id")
+    if call_id is not None:
+        for known_id, arguments in calls:
+            if known_id == call_id:
+                return arguments
+    if (call_id is None or (len(calls) == 1 and position == 0)) and position < len(calls):
+        return calls[position][1]
+    return None
+
+
+def _joined_text(content: object, index: int) -> str:
+    return "\n".join(_part_texts(content, index))
+
+
+def _part_texts(content: object, index: int) -> list[str]:
+    if content is None:
+        return [""]
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+            elif isinstance(part, dict) and part.get("type") in _TEXT_PART_TYPES:
+                text = part.get("text")
+                if isinstance(text, str):
+                    texts.append(text)
+        return texts
+    raise RecordError(f"messages[{index}].content must be a string, null or a list of parts")

@@ -1,0 +1,88 @@
+"""``--output-format full``: each flagged answer with its values highlighted in context, then a summary."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from grounding.engine import JudgedAnswer
+from grounding.inputs import Problem
+from grounding.report import Summary
+from grounding.verdict import Finding, Status
+
+_CONTEXT = 40
+
+
+class FullReporter:
+    def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False) -> None:
+        self.out = Console(file=out, highlight=False, soft_wrap=True)
+        self.err = Console(file=err, highlight=False, soft_wrap=True)
+        self.verbose = verbose
+
+    def answer(self, judged: JudgedAnswer) -> None:
+        verdict = judged.verdict
+        if verdict.status is not Status.FLAGGED and not self.verbose:
+            return
+        style = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green"}[verdict.status]
+        where = f"{judged.source}:{judged.line}"
+        conversation = judged.conversation if judged.conversation is not None else "-"
+        self.out.print(
+            f"[bold]{escape(where)}[/] conversation {escape(conversation)} turn {judged.turn}: "
+            f"[{style}]{verdict.status.value}[/] ({verdict.candidates} values examined)"
+        )
+        for finding in verdict.unsupported:
+            self.out.print(f"  [red]unsupported[/] {escape(finding.text)} ({finding.shape})")
+            self.out.print(Text("    ") + _in_context(judged.text, finding.text, "bold red"))
+        for finding in verdict.grounded_via:
+            self.out.print(f"  [dim]{finding.via}[/] {escape(finding.text)}{escape(_how(finding))}")
+        for finding in verdict.examples:
+            self.out.print(f"  [cyan]example[/] {escape(finding.text)} (not a claim; never fails the answer)")
+
+    def problem(self, problem: Problem) -> None:
+        where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
+        self.err.print(f"[bold red]error:[/] {escape(where)}: {escape(problem.message)}")
+
+    def finish(self, summary: Summary) -> None:
+        parts = [
+            f"{summary.conversations} conversations",
+            f"{summary.answers} answers judged",
+            f"{summary.candidates} values examined",
+            f"{summary.flagged} answers flagged ({summary.unsupported} unsupported values)",
+        ]
+        if summary.derived:
+            parts.append(f"{summary.derived} derived")
+        if summary.examples:
+            parts.append(f"{summary.examples} examples")
+        if summary.errors:
+            parts.append(f"{summary.errors} records with errors")
+        style = "bold red" if summary.flagged else "bold green"
+        self.out.print(f"[{style}]{escape(', '.join(parts))}[/]")
+
+
+def _how(finding: Finding) -> str:
+    detail = finding.formula or finding.matched
+    return f": {detail}" if detail else ""
+
+
+def _in_context(text: str, written: str, style: str) -> Text:
+    """The answer text around the first place value is written, with the value highlighted."""
+    at = text.find(written)
+    if at < 0:
+        at = text.lower().find(written.lower())
+    if at < 0:
+        return Text(_one_line(text[: 2 * _CONTEXT]))
+    start, end = max(0, at - _CONTEXT), min(len(text), at + len(written) + _CONTEXT)
+    shown = Text("…" if start else "")
+    shown.append(_one_line(text[start:at]))
+    shown.append(text[at : at + len(written)], style=style)
+    shown.append(_one_line(text[at + len(written) : end]))
+    if end < len(text):
+        shown.append("…")
+    return shown
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) if "\n" in text else text

@@ -1,0 +1,70 @@
+"""Cut text into tokens (SPEC §3.1, §3.2).
+
+A token is a maximal run of letters, combining marks, decimal digits of any
+script and the characters ``: _ - / . , % + @ # $``. Scripts written without
+spaces (Han, kana, Thai, …) separate tokens like a space would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+_TOKEN_RUN = regex.compile(
+    r"[[\p{L}\p{M}\p{Nd}:_\-/.,%+@#$]"
+    r"--[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]]+",
+    regex.V1,
+)
+# A comma splits unless it stands between two digits.
+_LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")
+_DIGIT_COMMA_RUN = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")
+_VALID_GROUPING = regex.compile(r"\p{Nd}{1,3}(?:,\p{Nd}{3})+|\p{Nd}{1,2}(?:,\p{Nd}{2})*,\p{Nd}{3}")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A token and where it stands in the text it was cut from."""
+
+    text: str
+    start: int
+    end: int
+
+
+def tokens(text: str) -> Iterator[Token]:
+    """Yield the tokens of text, in order.
+
+    >>> [t.text for t in tokens("| **fc1/3** | 41,200 | 5107,5108 | fc1/3,fc1/4")]
+    ['fc1/3', '41,200', '5107', '5108', 'fc1/3', 'fc1/4']
+    """
+    for run in _TOKEN_RUN.finditer(text):
+        word = run.group()
+        if "," not in word:
+            yield Token(word, run.start(), run.end())
+            continue
+        yield from _split_commas(word, run.start())
+
+
+def token_texts(text: str) -> list[str]:
+    """The tokens of text as plain strings (the evidence side needs no offsets)."""
+    found = []
+    for run in _TOKEN_RUN.finditer(text):
+        word = run.group()
+        if "," in word:
+            found.extend(token.text for token in _split_commas(word, 0))
+        else:
+            found.append(word)
+    return found
+
+
+def _split_commas(word: str, offset: int) -> Iterator[Token]:
+    cuts = {match.start() for match in _LONE_COMMA.finditer(word)}
+    for run in _DIGIT_COMMA_RUN.finditer(word):
+        if not _VALID_GROUPING.fullmatch(run.group()):
+            cuts.update(run.start() + i for i, ch in enumerate(run.group()) if ch == ",")
+    start = 0
+    for cut in sorted(cuts) + [len(word)]:
+        if cut > start:
+            yield Token(word[start:cut], offset + start, offset + cut)
+        start = cut + 1

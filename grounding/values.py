@@ -1,0 +1,102 @@
+"""Which normalised tokens are values (SPEC §4.1), as one function both sides share.
+
+The answer side asks it of every token (with the run's exemptions and
+shapes); the evidence side asks it of the parts of identifiers (§9.4) and the
+parts of composites (§9.13), with the digit bar alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
+
+import regex
+
+from grounding.normalise import digit_count, lookup_forms, spell_number
+from grounding.settings import Settings
+from grounding.units import split_unit
+
+_RATIO = regex.compile(r"\d{1,2}/\d{1,2}")
+_RANGE = regex.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
+_IDENTIFIER_MARK = regex.compile(r"[\p{L}:_\-/.]")
+_HAS_DIGIT = regex.compile(r"\d")
+
+
+class Kind(Enum):
+    NUMBER = "number"
+    RANGE = "range"
+    IDENTIFIER = "identifier"
+    DECLARED = "declared"
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A token that is a value: its normalised spelling, shape label and kind."""
+
+    value: str
+    shape: str
+    kind: Kind
+
+
+def classify(value: str, min_digits: int, settings: Settings | None = None) -> Value | None:
+    """Apply §4.1's tests in order to a normalised token; None when it is not a value.
+
+    >>> [getattr(classify(v, 4), "value", None) for v in ["41200", "512", "16384mb", "24/7", "fc1/3", "po1", "10-14"]]
+    ['41200', None, '16384', None, 'fc1/3', None, None]
+    """
+    if settings is not None:
+        if settings.is_exempt(value):
+            return None
+        shape = settings.shape_of(value)
+        if shape is not None:
+            return Value(value, shape, Kind.DECLARED)
+    if not _HAS_DIGIT.search(value):
+        return None
+    if _RATIO.fullmatch(value):
+        return None
+    is_range = _range_decision(value, min_digits)
+    if is_range is not None:
+        return Value(value, "identifier", Kind.RANGE) if is_range else None
+    number = split_unit(value)
+    if number is not None:
+        spelled = spell_number(number)
+        if settings is not None and any(form in settings.exempt for form in lookup_forms(spelled)):
+            return None
+        return _number(spelled, min_digits)
+    if spell_number_if_number(value) is not None:
+        return _number(value, min_digits)
+    if len(value) >= 4 and _IDENTIFIER_MARK.search(value):
+        return Value(value, "identifier", Kind.IDENTIFIER)
+    return None
+
+
+def range_ends(value: str) -> tuple[str, str] | None:
+    """The two ends of a range value (``1100-1180``), or None."""
+    match = _RANGE.fullmatch(value)
+    return None if match is None else (match.group(1), match.group(2))
+
+
+def _range_decision(value: str, min_digits: int) -> bool | None:
+    """True: a range value; False: a range that is prose; None: not a range (N ≥ M, or no N-M)."""
+    ends = range_ends(value)
+    if ends is None:
+        return None
+    low, high = ends
+    if Decimal(low) >= Decimal(high):
+        return None
+    return digit_count(low) >= min_digits or digit_count(high) >= min_digits
+
+
+def _number(spelled: str, min_digits: int) -> Value | None:
+    if digit_count(spelled) >= min_digits:
+        return Value(spelled, "number", Kind.NUMBER)
+    return None
+
+
+_PLAIN_NUMBER = regex.compile(r"-?\d+(?:\.\d+)?")
+
+
+def spell_number_if_number(value: str) -> str | None:
+    """The value itself when it is a normalised plain number, else None."""
+    return value if _PLAIN_NUMBER.fullmatch(value) else None

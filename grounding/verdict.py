@@ -1,0 +1,40 @@
+"""What the judge says of one answer (SPEC §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Status(Enum):
+    GROUNDED = "grounded"
+    DERIVED = "derived"
+    FLAGGED = "flagged"
+
+
+COMPUTED_VIA = frozenset({"derived", "stated", "listed-total"})
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One value of the answer and, when a §9 rule grounded it, how."""
+
+    value: str
+    shape: str
+    text: str
+    via: str | None = None
+    formula: str | None = None  # derived, stated, listed-total
+    matched: str | None = None  # masked, composite, prose-date
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: Status
+    candidates: int
+    unsupported: tuple[Finding, ...] = ()
+    grounded_via: tuple[Finding, ...] = ()
+    examples: tuple[Finding, ...] = ()
+
+    @property
+    def derived_values(self) -> int:
+        return sum(1 for finding in self.grounded_via if finding.via in COMPUTED_VIA)
