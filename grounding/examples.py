@@ -1,10 +1,102 @@
-"""Examples are not claims (SPEC §9.12). Stub until §9.12 lands."""
+"""Examples are not claims: ``e.g. #R0000000``, ``for example “CASE-40017”`` (SPEC §9.12).
+
+An example is listed in the report but never fails its answer, unless it is
+one character away from a value that was read: then it looks like a typo of
+a real value, and stays unsupported.
+"""
 
 from __future__ import annotations
+
+import regex
 
 from grounding.candidates import Answer, Candidate
 from grounding.evidence import EvidenceIndex
 
+_BETWEEN = r"[\s,:(#\"'“”‘’«»`]*"
+_TRIGGER = regex.compile(
+    rf"(?:\be\.\s?g\.|\beg\.|\bfor\s+example|\bfor\s+instance|\bshould\s+look\s+like){_BETWEEN}$",
+    regex.IGNORECASE,
+)
+_SUCH_AS = regex.compile(rf"\bsuch\s+as{_BETWEEN}$", regex.IGNORECASE)
+_QUOTES = "\"'“”‘’«»`"
+_LIST_GAP = regex.compile(
+    r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
+)
+_PLACEHOLDER = regex.compile(r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
+_STRIP = "\"'“”‘’«»`.,;:!?()[]"
+_LOOKBACK = 40
+_NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
 
 def is_example(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> bool:
+    """Route 11: every occurrence is an example, or every one is a placeholder, and no neighbour was read."""
+    occurrences = candidate.occurrences
+    if not occurrences:
+        return False
+    flags = _example_occurrences(answer)
+    every_example = all(flags.get((o.segment, o.start), False) for o in occurrences)
+    every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end]) for o in occurrences)
+    if not (every_example or every_placeholder):
+        return False
+    return not _is_neighbour_of_read_value(candidate.value, index)
+
+
+def is_placeholder(written: str) -> bool:
+    """A run of one repeated digit or an ascending run, seven digits or more (``#A0000000``).
+
+    >>> is_placeholder("#K0000000"), is_placeholder("Q1234567"), is_placeholder("ORD-77777"), is_placeholder("W6402718")
+    (True, True, False, False)
+    """
+    match = _PLACEHOLDER.fullmatch(written.strip(_STRIP))
+    if match is None:
+        return False
+    digits = match.group(1)
+    same = len(set(digits)) == 1
+    ascending = all(int(b) - int(a) == 1 for a, b in zip(digits, digits[1:]))
+    return same or ascending
+
+
+def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
+    """Which occurrences of candidates are examples, in text order, lists of examples included."""
+    by_segment: dict[int, list[tuple[int, int]]] = {}
+    for candidate in answer.candidates:
+        for o in candidate.occurrences:
+            by_segment.setdefault(o.segment, []).append((o.start, o.end))
+    flags: dict[tuple[int, int], bool] = {}
+    for segment_index, spans in by_segment.items():
+        text = answer.segments[segment_index]
+        previous_end, previous_example = None, False
+        for start, end in sorted(spans):
+            example = _after_trigger(text, start, end)
+            if not example and previous_example and previous_end is not None:
+                example = _LIST_GAP.fullmatch(text, previous_end, start) is not None
+            flags[(segment_index, start)] = example
+            previous_end, previous_example = end, example
+    return flags
+
+
+def _after_trigger(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - _LOOKBACK) : start]
+    if _TRIGGER.search(before):
+        return True
+    if not _SUCH_AS.search(before):
+        return False
+    opening = text[:start].rstrip("#")[-1:]
+    closing = text[end:].lstrip(".,;:!?")[:1]
+    token = text[start:end].rstrip(".,;:!?")
+    if not closing and token != text[start:end]:
+        closing = text[start + len(token) : end].lstrip(".,;:!?")[:1]
+    return opening in _QUOTES and bool(opening) and closing in _QUOTES and bool(closing)
+
+
+def _is_neighbour_of_read_value(value: str, index: EvidenceIndex) -> bool:
+    """True when value, or one of its ``+``/``/`` parts, is one character off a read form."""
+    parts = [value] + [part for part in regex.split(r"[+/]", value) if part != value]
+    for part in parts:
+        if len(part) < 6 or not any(ch.isdigit() for ch in part):
+            continue
+        for i, original in enumerate(part):
+            for replacement in _NEIGHBOUR_CHARS:
+                if replacement != original and index.is_any_form(part[:i] + replacement + part[i + 1 :]):
+                    return True
     return False

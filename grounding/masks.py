@@ -1,14 +1,87 @@
-"""Masked values: ``ending in 4821``, ``****4821``, ``xxxx-2847`` (SPEC §9.11). Stub until §9.11 lands."""
+"""Masked values: ``ending in 4821``, ``****4821``, ``XXXX-XXXX-2847`` (SPEC §9.11).
+
+Digits written as the end of a masked value are grounded when a read value
+ends with them. Masked digits are an id fragment: they are never computed.
+"""
 
 from __future__ import annotations
 
-from grounding.candidates import Answer, Candidate
+import regex
+
+from grounding.candidates import Answer, Candidate, Occurrence
 from grounding.evidence import EvidenceIndex
+
+_PHRASE = regex.compile(
+    r"\b(?:ending(?:\s+(?:in|with))?|ends\s+(?:in|with)|last\s+(?:four|4)|last\s+digits"
+    r"|last\s+(?:four|4|three|3|five|5|six|6)\s+digits)"
+    r"(?:\s+(?:of|are|is))?[\s:#(\"'“”‘’«»`]*$",
+    regex.IGNORECASE,
+)
+_MASK_RUN = regex.compile(r"(?:[*•●·∙]{2,}|…|\.{3,})[ \u00a0]?$")
+_ASTERISKS = regex.compile(r"\*{2,}[ \u00a0]?$")
+_MASKED_TOKEN = regex.compile(r"(?:[xX]{3,}|#{2,})(?:[-_.][xX]+)*[-_.]?(?P<tail>.+)")
+_DOTTED_TOKEN = regex.compile(r".*?\.{3,}(?P<tail>.+)")
+_DIGITS = regex.compile(r"\d+")
+_HAS_DIGIT = regex.compile(r"\d")
+_DECIMAL_FRACTION = regex.compile(r"-?\d+\.\d+")
+_LOOKBACK = 48
 
 
 def masked_match(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> tuple[str | None, str | None]:
-    return None, None
+    """Route 7: every occurrence is masked and a longer read form ends with its tail."""
+    tails = [_tail(candidate, answer.segments[o.segment], o) for o in candidate.occurrences]
+    if not tails or any(tail is None for tail in tails):
+        return None, None
+    matched = None
+    for tail in tails:
+        matched = _form_ending_with(tail, index)
+        if matched is None:
+            return None, None
+    return "masked", matched
 
 
 def all_masked(candidate: Candidate, answer: Answer) -> bool:
-    return False
+    """True when every occurrence shows only the end of a value (then it is never computed)."""
+    return bool(candidate.occurrences) and all(
+        _tail(candidate, answer.segments[o.segment], o) is not None for o in candidate.occurrences
+    )
+
+
+def _tail(candidate: Candidate, segment: str, occurrence: Occurrence) -> str | None:
+    """The visible tail of a masked occurrence, or None when the occurrence is a plain claim."""
+    written = segment[occurrence.start : occurrence.end]
+    token = _MASKED_TOKEN.fullmatch(written) or _DOTTED_TOKEN.fullmatch(written)
+    if token is not None and _HAS_DIGIT.search(token.group("tail")):
+        return token.group("tail").lower()
+    before = segment[max(0, occurrence.start - _LOOKBACK) : occurrence.start]
+    if _DIGITS.fullmatch(candidate.value) and _PHRASE.search(before):
+        return candidate.value
+    if _MASK_RUN.search(before) and not _is_emphasis(segment, occurrence, before):
+        return candidate.value
+    return None
+
+
+def _is_emphasis(segment: str, occurrence: Occurrence, before: str) -> bool:
+    """Asterisks that make bold text, not a mask: ``**6825**``, or ``**Total:** $2,384``."""
+    if not _ASTERISKS.search(before):
+        return False
+    if segment[occurrence.end : occurrence.end + 1] == "*":
+        return True
+    line_start = segment.rfind("\n", 0, occurrence.start) + 1
+    run = _ASTERISKS.search(segment, line_start, occurrence.start)
+    opened_before = segment[line_start : run.start()] if run else ""
+    return opened_before.count("**") % 2 == 1
+
+
+def _form_ending_with(tail: str, index: EvidenceIndex) -> str | None:
+    """A read form longer than the tail that ends with it (never an amount with decimals)."""
+    forms = index.forms
+    for group in (forms.plain, forms.unit | forms.date | forms.component | forms.prose_iso):
+        found = [
+            form
+            for form in group
+            if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
+        ]
+        if found:
+            return min(found, key=lambda form: (len(form), form))
+    return None
