@@ -75,9 +75,9 @@ class _Reader:
         self.options = options
         self.typed = typed  # numbers here are operands of §9.7 (tool results, not exempt text)
 
-    def text(self, text: str) -> None:
+    def text(self, text: str, *, operands: bool = True) -> None:
         for token in token_texts(text):
-            self.token(token)
+            self.token(token, operands)
         self.prose(text)
 
     def prose(self, text: str) -> None:
@@ -92,7 +92,7 @@ class _Reader:
             else:
                 self.forms.prose_iso.add(date.iso)
 
-    def token(self, raw: str) -> None:
+    def token(self, raw: str, operands: bool = True) -> None:
         value = normalise(raw)
         if not value:
             return
@@ -101,13 +101,13 @@ class _Reader:
         forms = self.forms
         forms.plain.update(lookup_forms(value))
         if is_number(value):
-            self._number(canonical(value))
+            self._number(canonical(value), operands)
             return
         number = split_unit(value)
         if number is not None:
             spelled = spell_number(number)
             forms.unit.update(lookup_forms(spelled))
-            self._number(canonical(spelled))
+            self._number(canonical(spelled), operands)
             return
         parts = list(date_parts(value))
         if parts:
@@ -120,7 +120,7 @@ class _Reader:
         value = normalise(raw)
         if value and (self.options.keep_words or _HAS_DIGIT.search(value)):
             self.forms.plain.update(lookup_forms(value))
-        self.text(raw)
+        self.text(raw, operands=False)  # digits inside a JSON string were not typed as numbers
 
     def leaf_number(self, spelling: str, typed: bool) -> None:
         self.forms.plain.update(lookup_forms(spelling))
@@ -129,10 +129,10 @@ class _Reader:
         if typed:
             self.forms.operands[spelling.lstrip("-")] = magnitude
 
-    def _number(self, spelled: str) -> None:
+    def _number(self, spelled: str, operands: bool) -> None:
         magnitude = Decimal(spelled.lstrip("-"))
         self.forms.numbers.add(magnitude)
-        if self.typed:
+        if self.typed and operands:
             self.forms.operands[spelled.lstrip("-")] = magnitude
 
     def _components(self, value: str) -> None:

@@ -71,7 +71,7 @@ def _lines(stream: BinaryIO, source: str) -> Iterator[Record | Problem]:
         if not raw.strip():
             continue
         try:
-            yield Record(source, number, _loads(raw))
+            yield Record(source, number, _loads(raw.rstrip(b"\r\n")))
         except ValueError as error:
             yield Problem(source, number, _describe(error, raw))
 
@@ -116,6 +116,8 @@ def _describe(error: ValueError, raw: bytes) -> str:
     message = str(error)
     if isinstance(error, json.JSONDecodeError):
         message = f"invalid JSON: {error.msg} at column {error.colno}"
+        if error.pos >= len(raw.rstrip()):
+            message += " (the record ends early: truncated?)"
     elif not message.startswith(("invalid", "JSON")):
         message = f"invalid JSON: {message}"
     return message

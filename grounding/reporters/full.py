@@ -47,19 +47,23 @@ class FullReporter:
 
     def finish(self, summary: Summary) -> None:
         parts = [
-            f"{summary.conversations} conversations",
-            f"{summary.answers} answers judged",
-            f"{summary.candidates} values examined",
-            f"{summary.flagged} answers flagged ({summary.unsupported} unsupported values)",
+            _count(summary.conversations, "conversation"),
+            _count(summary.answers, "answer") + " judged",
+            _count(summary.candidates, "value") + " examined",
+            _count(summary.flagged, "answer") + f" flagged ({_count(summary.unsupported, 'unsupported value')})",
         ]
         if summary.derived:
-            parts.append(f"{summary.derived} derived")
+            parts.append(_count(summary.derived, "answer") + " derived")
         if summary.examples:
-            parts.append(f"{summary.examples} examples")
+            parts.append(_count(summary.examples, "example"))
         if summary.errors:
-            parts.append(f"{summary.errors} records with errors")
+            parts.append(_count(summary.errors, "record") + " with errors")
         style = "bold red" if summary.flagged else "bold green"
         self.out.print(f"[{style}]{escape(', '.join(parts))}[/]")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _how(finding: Finding) -> str:

@@ -1,0 +1,73 @@
+"""Shared helpers: build small conversations and judge their last answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grounding.engine import check_conversation
+from grounding.readers import read_record
+from grounding.settings import build_settings
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", help="rewrite the golden files under tests/golden")
+
+
+@pytest.fixture
+def update_golden(request):
+    return request.config.getoption("--update-golden")
+
+
+def openai_record(*steps, answer: str, user: str = "Please check.", system: str | None = None, arguments=None):
+    """An OpenAI conversation: system, user, then one call + result per step, then the answer.
+
+    A step is a tool result: a dict/list (sent as JSON text) or a string.
+    """
+    messages = []
+    if system is not None:
+        messages.append({"role": "system", "content": system})
+    messages.append({"role": "user", "content": user})
+    for number, step in enumerate(steps):
+        call_id = f"call_{number}"
+        args = json.dumps(arguments if arguments is not None else {})
+        messages.append(
+            {"role": "assistant", "content": None,
+             "tool_calls": [{"id": call_id, "type": "function", "function": {"name": "lookup", "arguments": args}}]}
+        )
+        content = step if isinstance(step, str) else json.dumps(step)
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
+    messages.append({"role": "assistant", "content": answer})
+    return {"id": "test", "messages": messages}
+
+
+def verdict_of(record, **options):
+    """The verdict on the last answer of a record, under the given options."""
+    settings = build_settings(
+        options.pop("shapes", None),
+        options.pop("exempt", None),
+        options.pop("exempt_regex", None),
+        options.pop("min_digits", 4),
+        **options,
+    )
+    answers = list(check_conversation(read_record(record, "test.jsonl", 1), settings))
+    return answers[-1].verdict
+
+
+def judge(*steps, answer: str, **kwargs):
+    """Judge one answer after the given tool results; returns the verdict."""
+    record_options = {k: kwargs.pop(k) for k in ("user", "system", "arguments") if k in kwargs}
+    return verdict_of(openai_record(*steps, answer=answer, **record_options), **kwargs)
+
+
+def unsupported(verdict) -> list[str]:
+    return sorted(finding.value for finding in verdict.unsupported)
+
+
+def via(verdict) -> dict[str, str]:
+    return {finding.value: finding.via for finding in verdict.grounded_via}

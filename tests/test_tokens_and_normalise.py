@@ -1,0 +1,70 @@
+"""SPEC §3: tokens, normalisation and lookup forms — the same functions on both sides."""
+
+import pytest
+
+from grounding.normalise import lookup_forms, normalise
+from grounding.tokens import token_texts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("| **fc1/3** | `esx-r07-u22` |", ["fc1/3", "esx-r07-u22"]),  # table cells, bold, backticks separate
+        ("xe-1/0/4,xe-1/0/5", ["xe-1/0/4", "xe-1/0/5"]),  # a comma not between digits splits
+        ("41,200 and 1,23,456", ["41,200", "and", "1,23,456"]),  # Western and Indian groupings stay whole
+        ("5107,5108", ["5107", "5108"]),  # not a grouping: two values (§9.8)
+        ("1,234,5678", ["1", "234", "5678"]),  # an invalid grouping splits at every comma
+        ("Malmö-27 Łódź-14", ["Malmö-27", "Łódź-14"]),  # letters of any script are token characters
+        ("在庫は3862個です", ["3862"]),  # scripts written without spaces separate
+        ("total=5120;", ["total", "5120"]),  # = and ; separate
+        ("“SKU-1” «SKU-2» (SKU-3)", ["SKU-1", "SKU-2", "SKU-3"]),  # quotes and brackets separate
+    ],
+)
+def test_tokens(text, expected):
+    assert token_texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("token", "normalised"),
+    [
+        ("FC1/3", "fc1/3"),  # lower-cased
+        ("$41,200", "41200"),  # currency mark and grouping dropped
+        ("2048.0", "2048"),  # trailing fractional zeros are not information
+        ("3.10", "3.1"),
+        ("+5", "5"),
+        ("-$1,475.00", "-1475"),  # the sign before a currency mark belongs to the number
+        ("$-5", "-5"),
+        ("007", "007"),  # zero padding is kept as written (§9.8)
+        ("00027.50", "00027.5"),
+        ("0000", "0"),
+        ("-0", "0"),
+        ("89014103211118510721", "89014103211118510721"),  # a 20-digit serial, digit for digit
+        ("0.0000001", "0.0000001"),  # never an exponent
+        ("۳۴۸۱", "3481"),  # digits of other scripts fold to ASCII
+        ("(2027-07-20).", "2027-07-20"),  # decoration stripped on both ends
+        ("1,871/passenger", "1,871/passenger"),  # not a number: its comma stays
+        ("#A0000000", "a0000000"),
+    ],
+)
+def test_normalise(token, normalised):
+    assert normalise(token) == normalised
+
+
+@pytest.mark.parametrize(
+    ("value", "forms"),
+    [
+        ("0xef0101", ("0xef0101", "ef0101")),  # 0x is optional on both sides
+        ("0x", ("0x",)),  # nothing left to match without it
+        ("00027", ("00027", "27")),  # a padded number also matches its canonical number
+        ("27", ("27",)),  # ...but not the other way round
+        ("fc1/3", ("fc1/3",)),
+    ],
+)
+def test_lookup_forms(value, forms):
+    assert lookup_forms(value) == forms
+
+
+def test_normalisation_is_idempotent_on_examples():
+    for token in ["$1,207.50", "-$3,480.00", "00042", "0xEF0101", "Köln-12", "2024-05-20T14:00:00Z"]:
+        once = normalise(token)
+        assert normalise(once) == once
