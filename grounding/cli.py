@@ -45,7 +45,7 @@ def main_callback(
 
 @app.command()
 def check(
-    inputs: Annotated[list[str], typer.Argument(help="Transcript files (JSON Lines or .json), or - for standard input.")],
+    inputs: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcript files (JSON Lines or .json), or - for standard input.")],
     output_format: Annotated[
         OutputFormat, typer.Option("--output-format", "--format", help="How to report: full (terminal) or json.")
     ] = OutputFormat.FULL,
@@ -77,6 +77,10 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List grounded answers too.")] = False,
 ) -> None:
     """Judge every final answer in the given transcripts.
+
+    Every number and identifier in a final answer must appear in a tool result
+    read before it. A fabrication detector, not a correctness judge: a false
+    claim built from real values passes.
 
     Exit status: 0 no answer flagged, 1 an answer flagged, 2 a usage error or
     no record could be read.

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from grounding.engine import check_conversation
 from grounding.readers import read_record
 from grounding.settings import build_settings
+
+# A fixed seed in CI (same examples every run); `HYPOTHESIS_PROFILE=long pytest` explores more by hand.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
+hypothesis_settings.register_profile("long", max_examples=5000, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

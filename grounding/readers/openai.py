@@ -6,6 +6,8 @@ from grounding.model import Conversation, Item, Kind
 from grounding.readers.common import RecordError, arguments_text, expect_dict, record_id, user_text
 
 _TEXT_PART_TYPES = ("text", "input_text", "output_text")
+# Blocks of another format: reading past them would silently drop tool results.
+_FOREIGN_BLOCKS = frozenset({"tool_use", "tool_result"})
 
 
 def recognises(record: object) -> bool:
@@ -96,5 +98,10 @@ def _part_texts(content: object, index: int) -> list[str]:
                 text = part.get("text")
                 if isinstance(text, str):
                     texts.append(text)
+            elif isinstance(part, dict) and part.get("type") in _FOREIGN_BLOCKS:
+                raise RecordError(
+                    f"messages[{index}].content holds a {part['type']!r} block, which OpenAI Chat Completions "
+                    "does not have; this looks like Anthropic Messages (--input-format anthropic)"
+                )
         return texts
     raise RecordError(f"messages[{index}].content must be a string, null or a list of parts")

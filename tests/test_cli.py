@@ -1,0 +1,170 @@
+"""The CLI as a user sees it: output, exit status and messages together."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import REPO
+from grounding.cli import app
+
+runner = CliRunner()
+FIXTURES = sorted(path.name for path in (REPO / "fixtures").glob("*.jsonl"))
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+
+
+def invoke(*args, stdin=None):
+    return runner.invoke(app, list(args), input=stdin, prog_name="ground")
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("output_format", ["json", "full"])
+def test_golden(name, output_format, update_golden):
+    result = invoke("check", f"fixtures/{name}", "--output-format", output_format)
+    golden = REPO / "tests" / "golden" / f"{name}.{output_format}"
+    got = f"exit {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
+    if update_golden:
+        golden.write_text(got)
+    assert got == golden.read_text()
+
+
+def test_json_is_one_document_with_the_contract_fields():
+    result = invoke("check", "fixtures/support_bot.jsonl", "--format", "json")
+    document = json.loads(result.stdout)
+    assert set(document) >= {"tool", "version", "summary", "answers", "errors"}
+    assert set(document["summary"]) >= {
+        "files", "conversations", "answers", "grounded", "flagged", "candidates", "unsupported", "errors",
+        "derived", "derived_values", "via", "examples"}
+    answer = document["answers"][1]
+    assert set(answer) >= {"source", "line", "conversation", "turn", "status", "candidates", "unsupported",
+                           "evidence_truncated", "grounded_via", "examples"}
+    assert answer["unsupported"][0] == {"value": "1z999aa10123456785", "shape": "identifier", "text": "1Z999AA10123456785."}
+
+
+def test_stdin_reads_the_same_as_a_file():
+    data = (REPO / "fixtures" / "support_bot.jsonl").read_text()
+    from_stdin = json.loads(invoke("check", "-", "--format", "json", stdin=data).stdout)
+    from_file = json.loads(invoke("check", "fixtures/support_bot.jsonl", "--format", "json").stdout)
+    for answer in from_file["answers"]:
+        answer["source"] = "-"
+    assert from_stdin["answers"] == from_file["answers"]
+
+
+def test_several_files_are_counted():
+    result = invoke("check", "fixtures/support_bot.jsonl", "fixtures/absence.jsonl", "--format", "json")
+    assert json.loads(result.stdout)["summary"]["files"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["fixtures/storage_anthropic.jsonl"], 1),  # flagged
+        (["fixtures/storage_anthropic.jsonl", "--exit-zero"], 0),  # reporting only
+        (["fixtures/absence.jsonl", "--exempt", "978-0-262-04632-9"], 0),
+        (["fixtures/support_bot.jsonl", "--exempt-regex", r"1z999aa\d+", "--exempt", "RMA-40213"], 0),
+        (["fixtures/support_bot.jsonl", "--exempt-regex", r"1z999aa\d+", "--exempt", "RMA-40213",
+          "--fail-on-derived"], 1),
+        (["fixtures/support_bot.jsonl", "--exempt-regex", r"1z999aa\d+", "--exempt", "RMA-40213",
+          "--fail-on-example"], 1),
+    ],
+)
+def test_exit_status(args, code):
+    assert invoke("check", *args).exit_code == code
+
+
+def test_no_derived_makes_a_derived_value_unsupported():
+    result = invoke("check", "fixtures/support_bot.jsonl", "--format", "json", "--no-derived")
+    answer = json.loads(result.stdout)["answers"][2]
+    assert [u["value"] for u in answer["unsupported"]] == ["889.5"]
+
+
+def test_shape_labels_values():
+    result = invoke("check", "fixtures/support_bot.jsonl", "--format", "json", "--shape", "rma=rma-\\d+")
+    shapes = {u["value"]: u["shape"] for a in json.loads(result.stdout)["answers"] for u in a["unsupported"]}
+    assert shapes["rma-40213"] == "rma"
+
+
+def test_min_digits_examines_shorter_numbers():
+    result = invoke("check", "fixtures/storage_anthropic.jsonl", "--format", "json", "--min-digits", "3")
+    assert json.loads(result.stdout)["answers"][0]["candidates"] == 7  # 892 is now examined
+
+
+def test_input_format_can_be_forced():
+    result = invoke("check", "fixtures/storage_anthropic.jsonl", "--format", "json", "--input-format", "openai")
+    document = json.loads(result.stdout)
+    assert document["summary"]["errors"] == 1 and result.exit_code == 2
+
+
+def test_verbose_lists_grounded_answers():
+    result = invoke("check", "fixtures/support_bot.jsonl", "--verbose")
+    assert "order-status-grounded turn 0: grounded" in result.stdout
+
+
+def test_missing_file():
+    result = invoke("check", "nope.jsonl")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", "error: nope.jsonl: No such file or directory\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shape", "noequals"], "error: --shape: 'noequals' needs the form NAME=REGEX"),
+        (["--shape", "a=x", "--shape", "a=y"], "error: --shape: the name 'a' is declared twice"),
+        (["--shape", "=x"], "error: --shape: '=x' needs the form NAME=REGEX"),
+        (["--exempt-regex", "("], "error: --exempt-regex: '(' is not a valid regular expression"),
+        (["--min-digits", "0"], "error: --min-digits: 0 is not allowed"),
+        (["--input-format", "xml"], "error: --input-format: unknown format 'xml'"),
+    ],
+)
+def test_bad_options_are_refused_before_input_is_read(args, message):
+    result = invoke("check", "-", *args, stdin="this would be an error if it were read\n")
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr.startswith(message)
+
+
+def test_malformed_records_are_reported_and_the_rest_is_checked():
+    result = invoke("check", "fixtures/malformed_line.jsonl", "--format", "json")
+    document = json.loads(result.stdout)
+    assert [(e["line"], e["message"][:20]) for e in document["errors"]] == [
+        (2, "invalid JSON: Expect"), (3, "not a conversation i")]
+    assert document["summary"]["records"] == 4 and document["summary"]["conversations"] == 2
+    assert result.exit_code == 1  # the findings of the good records decide
+
+
+def test_no_readable_record_is_exit_2():
+    assert invoke("check", "-", stdin="not json\n{also not\n").exit_code == 2
+
+
+def test_empty_input_is_zero_conversations_and_exit_0():
+    result = invoke("check", "-", "--format", "json", stdin="\n\n")
+    assert result.exit_code == 0 and json.loads(result.stdout)["summary"]["conversations"] == 0
+
+
+def test_bom_and_crlf_are_accepted():
+    line = (REPO / "fixtures" / "absence.jsonl").read_text().strip()
+    result = invoke("check", "-", "--format", "json", stdin="\ufeff" + line + "\r\n")
+    assert json.loads(result.stdout)["summary"]["conversations"] == 1
+
+
+def test_json_file_with_an_array_of_conversations(tmp_path):
+    rows = [json.loads(line) for line in (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()]
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps(rows, indent=2))
+    result = invoke("check", str(path), "--format", "json")
+    assert json.loads(result.stdout)["summary"]["conversations"] == 3
+
+
+def test_version():
+    result = invoke("--version")
+    assert result.exit_code == 0 and result.stdout.startswith("ground ")
+
+
+def test_help_says_what_it_is_not():
+    result = invoke("check", "--help")
+    assert result.exit_code == 0 and "not a correctness judge" in " ".join(result.stdout.split())
