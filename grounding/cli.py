@@ -45,7 +45,7 @@ def main_callback(
 
 @app.command()
 def check(
-    inputs: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcript files (JSON Lines or .json), or - for standard input.")],
+    inputs: Annotated[list[str], typer.Argument(metavar="FILE", help="Transcript files (JSON Lines or .json), or - for standard input.")],
     output_format: Annotated[
         OutputFormat, typer.Option("--output-format", "--format", help="How to report: full (terminal) or json.")
     ] = OutputFormat.FULL,
@@ -60,7 +60,7 @@ def check(
         Optional[list[str]],
         typer.Option("--exempt-regex", metavar="REGEX", help="Values matching this are never flagged (repeatable)."),
     ] = None,
-    min_digits: Annotated[int, typer.Option("--min-digits", help="Digits a bare number needs to be examined.")] = 4,
+    min_digits: Annotated[int, typer.Option("--min-digits", metavar="N", help="Digits a bare number needs to be examined.")] = 4,
     no_derived: Annotated[
         bool, typer.Option("--no-derived", help="Do not explain numbers by arithmetic over read numbers (§9.7, §9.9).")
     ] = False,
@@ -72,7 +72,7 @@ def check(
     ] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = False,
     input_format: Annotated[
-        Optional[str], typer.Option("--input-format", help=f"Force a transcript format: {', '.join(DETECTION_ORDER)}.")
+        Optional[str], typer.Option("--input-format", metavar="NAME", help=f"Force a transcript format: {', '.join(DETECTION_ORDER)}.")
     ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List grounded answers too.")] = False,
 ) -> None:

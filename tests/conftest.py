@@ -14,7 +14,7 @@ from grounding.readers import read_record
 from grounding.settings import build_settings
 
 # A fixed seed in CI (same examples every run); `HYPOTHESIS_PROFILE=long pytest` explores more by hand.
-hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, max_examples=150)
 hypothesis_settings.register_profile("long", max_examples=5000, deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

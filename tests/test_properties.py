@@ -20,7 +20,7 @@ numbers = st.one_of(
     st.integers(min_value=-(10**25), max_value=10**25),
     st.decimals(min_value=-(10**9), max_value=10**9, allow_nan=False, allow_infinity=False, places=3),
 )
-fast = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fast = settings(suppress_health_check=[HealthCheck.too_slow])
 
 
 @fast
