@@ -153,7 +153,7 @@ class Computations:
         magnitude = num.magnitude
         index = self._index
         spelled = spell(magnitude)
-        if index.is_any_form(spelled) or magnitude in index.forms.numbers:
+        if index.is_any_form(spelled) or index.has_number(magnitude):
             return True
         half = Decimal(5).scaleb(-(num.decimals + 1))
         if index.has_number_near(magnitude - half, magnitude + half):

@@ -7,14 +7,15 @@ A tool result's ``2024-05-14T16:03:16Z`` grounds ``2024-05-14``, ``2024``,
 from __future__ import annotations
 
 from collections.abc import Iterator
+import re
 from dataclasses import dataclass
 
 import regex
 
-_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIME = r"(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
-_DATE_TIME = regex.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
-_TIME_ONLY = regex.compile(_TIME)
+_DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
+_TIME_ONLY = re.compile(_TIME)
 _TWELVE_HOUR = regex.compile(
     r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
 )

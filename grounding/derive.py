@@ -21,12 +21,11 @@ def find_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
     """
     if magnitude <= 0:
         return None
-    forms = index.forms
-    total = forms.totals.get(magnitude)
+    total = index.totals().get(magnitude)
     if total is not None:
         return total
     target = spell(magnitude)
-    operands = forms.operands
+    operands = index.operands()
     for spelling, x in operands.items():
         y = magnitude - x
         if y > 0 and x > y and spell(y) in operands and _not_neighbours(target, spelling, spell(y)):

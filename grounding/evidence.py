@@ -9,20 +9,19 @@ prose date), so the verdict can say which route grounded a value.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import chain
 
 import regex
 
 from grounding import jsontext
-from grounding.dates import date_parts, is_date_or_time, prose_dates, twelve_hour_times
-from grounding.normalise import canonical, is_number, lookup_forms, normalise, spell_number
-from grounding.tokens import token_texts
-from grounding.units import split_unit
-from grounding.values import classify
+from grounding.dates import prose_dates, twelve_hour_times
+from grounding.normalise import lookup_forms, normalise, spell_number
+from grounding.token_readings import TokenReader
+from grounding.tokens import runs
 
-_JOINER_RUN = regex.compile(r"[_\-./:#]+")
 _HAS_DIGIT = regex.compile(r"\d")
 _ERROR_WORD = regex.compile(r"\s*error\b", regex.IGNORECASE)
 
@@ -35,11 +34,12 @@ class Forms:
     unit: set[str] = field(default_factory=set)
     date: set[str] = field(default_factory=set)
     component: set[str] = field(default_factory=set)
-    numbers: set[Decimal] = field(default_factory=set)  # absolute values: sign, rounding (§9.3)
-    operands: dict[str, Decimal] = field(default_factory=dict)  # typed numbers (§9.7), by spelling
-    totals: dict[Decimal, str] = field(default_factory=dict)  # collection totals (§9.7) → formula
+    numbers: set[str] = field(default_factory=set)  # spellings of absolute values: sign, rounding (§9.3)
+    operands: set[str] = field(default_factory=set)  # numbers a tool typed as numbers (§9.7)
+    collections: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # for totals (§9.7)
     prose_iso: set[str] = field(default_factory=set)  # prose dates with a year (§9.10)
     month_days: set[str] = field(default_factory=set)  # yearless prose dates (§9.10)
+    wholes: list[str] = field(default_factory=list)  # string leaves with a digit, read whole only for masks
 
     def every_form(self) -> Iterator[str]:
         yield from self.plain
@@ -53,10 +53,14 @@ class Forms:
         spelled = set(forms.every_form())
         for routed in (self.plain, self.unit, self.date, self.component):
             routed -= spelled
-        self.numbers = {n for n in self.numbers if n not in forms.numbers}
-        self.operands = {k: v for k, v in self.operands.items() if k not in spelled and v not in forms.numbers}
+        self.numbers -= forms.numbers | spelled
+        self.operands -= forms.numbers | spelled
+        self.collections = [
+            (tuple(n for n in numbers if n not in forms.numbers), label) for numbers, label in self.collections
+        ]
         self.prose_iso -= spelled
         self.month_days -= forms.month_days | {iso[5:] for iso in spelled if _is_iso_date(iso)}
+        self.wholes = [whole for whole in self.wholes if normalise(whole) not in spelled]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,86 +71,85 @@ class ReadOptions:
     keep_words: bool = False  # with no declared shape, a token without a digit can never match
 
 
+_MONTH_TOKENS = frozenset(
+    spelled + dot
+    for name in ("january february march april may june july august september october november december "
+                 "jan feb mar apr jun jul aug sep sept oct nov dec").split()
+    for spelled in (name.capitalize(), name.upper())
+    for dot in ("", ".")
+)
+_MERIDIEM_TOKENS = frozenset(
+    spelled for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.")
+    for spelled in (word, word.upper(), word.capitalize())
+)
+_READERS: dict[tuple[int, bool], TokenReader] = {}
+
+
+def _token_reader(options: ReadOptions) -> TokenReader:
+    key = (options.min_digits, options.keep_words)
+    reader = _READERS.get(key)
+    if reader is None:
+        reader = _READERS[key] = TokenReader(*key)
+    return reader
+
+
 class _Reader:
     """Reads text and JSON into one Forms."""
 
-    def __init__(self, forms: Forms, options: ReadOptions, typed: bool) -> None:
+    def __init__(self, forms: Forms, options: ReadOptions, typed: bool, *, whole_strings: bool = False) -> None:
         self.forms = forms
         self.options = options
+        self.tokens = _token_reader(options)
         self.typed = typed  # numbers here are operands of §9.7 (tool results, not exempt text)
+        self.whole_strings = whole_strings  # index each string whole as a plain form (call arguments)
 
     def text(self, text: str, *, operands: bool = True) -> None:
-        for token in token_texts(text):
-            self.token(token, operands)
-        self.prose(text)
+        """Index the tokens of text with their §9 readings (numbers in it are operands when typed)."""
+        distinct = runs(text)
+        readings = self.tokens.readings(distinct)
+        forms = self.forms
+        if readings:
+            forms.plain.update(chain.from_iterable(r.plain for r in readings))
+            forms.unit.update(chain.from_iterable(r.unit for r in readings))
+            forms.date.update(chain.from_iterable(r.date for r in readings))
+            forms.component.update(chain.from_iterable(r.component for r in readings))
+            numbers = set(chain.from_iterable(r.numbers for r in readings))
+            forms.numbers |= numbers
+            if self.typed and operands:
+                forms.operands |= numbers
+        meridiem = not distinct.isdisjoint(_MERIDIEM_TOKENS) or any(r.meridiem for r in readings)
+        if meridiem or not distinct.isdisjoint(_MONTH_TOKENS):
+            self.prose(text, meridiem)
 
-    def prose(self, text: str) -> None:
+    def prose(self, text: str, meridiem: bool = True) -> None:
         """Readings found in running text rather than in one token: 12-hour times, prose dates."""
-        if not _HAS_DIGIT.search(text):
-            return
-        for form in twelve_hour_times(text):
-            self.forms.date.add(form)
+        if meridiem:
+            self.forms.date.update(twelve_hour_times(text))
         for date in prose_dates(text):
             if date.iso is None:
                 self.forms.month_days.add(date.month_day)
             else:
                 self.forms.prose_iso.add(date.iso)
 
-    def token(self, raw: str, operands: bool = True) -> None:
-        value = normalise(raw)
-        if not value:
+    def strings(self, strings: list[str]) -> None:
+        """Keys and string leaves: each indexed as its tokens (digits in a string are not typed numbers)."""
+        if not strings:
             return
-        if not self.options.keep_words and not _HAS_DIGIT.search(value):
-            return
-        forms = self.forms
-        forms.plain.update(lookup_forms(value))
-        if is_number(value):
-            self._number(canonical(value), operands)
-            return
-        number = split_unit(value)
-        if number is not None:
-            spelled = spell_number(number)
-            forms.unit.update(lookup_forms(spelled))
-            self._number(canonical(spelled), operands)
-            return
-        parts = list(date_parts(value))
-        if parts:
-            forms.date.update(parts)
-            return
-        self._components(value)
+        joined = "\x00".join(strings)  # one pass over all strings; NUL separates tokens like any separator
+        self.text(joined, operands=False)
+        if self.whole_strings:
+            self.forms.plain.update(filter(None, map(normalise, strings)))
+        if _HAS_DIGIT.search(joined):
+            self.forms.wholes.extend(s for s in strings if _HAS_DIGIT.search(s))
 
-    def whole(self, raw: str) -> None:
-        """A string leaf or key: indexed whole and as its tokens (§5.1)."""
-        value = normalise(raw)
-        if value and (self.options.keep_words or _HAS_DIGIT.search(value)):
-            self.forms.plain.update(lookup_forms(value))
-        self.text(raw, operands=False)  # digits inside a JSON string were not typed as numbers
-
-    def leaf_number(self, spelling: str, typed: bool) -> None:
+    def number(self, node: object) -> None:
+        """A JSON number leaf: its exact spelling is a plain form, its absolute value an operand."""
+        spelling = jsontext.number_spelling(node)
         self.forms.plain.update(lookup_forms(spelling))
-        magnitude = Decimal(spelling.lstrip("-"))
+        magnitude = spelling.lstrip("-")
         self.forms.numbers.add(magnitude)
-        if typed:
-            self.forms.operands[spelling.lstrip("-")] = magnitude
-
-    def _number(self, spelled: str, operands: bool) -> None:
-        magnitude = Decimal(spelled.lstrip("-"))
-        self.forms.numbers.add(magnitude)
-        if self.typed and operands:
-            self.forms.operands[spelled.lstrip("-")] = magnitude
-
-    def _components(self, value: str) -> None:
-        joiners = list(_JOINER_RUN.finditer(value))
-        if not joiners:
-            return
-        parts = set(piece for piece in _JOINER_RUN.split(value) if piece)
-        parts.update(value[joiner.end() :] for joiner in joiners if joiner.end() < len(value))
-        for part in parts:
-            spelled = normalise(part)
-            found = classify(spelled, self.options.min_digits)
-            if found is not None:
-                self.forms.component.update(lookup_forms(spelled))
-                self.forms.component.update(lookup_forms(found.value))
+        if self.typed:
+            self.forms.operands.add(magnitude)
 
 
 def read_exempt(text: str, options: ReadOptions) -> Forms:
@@ -160,7 +163,7 @@ def read_arguments(arguments: str, options: ReadOptions) -> Forms:
     """Everything a tool call's arguments spell, read as if they were a tool result (§9.6)."""
     forms = Forms()
     document = _parse(arguments)
-    reader = _Reader(forms, ReadOptions(options.min_digits, keep_words=True), typed=True)
+    reader = _Reader(forms, ReadOptions(options.min_digits, keep_words=True), typed=True, whole_strings=True)
     if document is _TEXT:
         reader.text(arguments)
     else:
@@ -204,62 +207,57 @@ def _parse(text: str) -> object:
 
 def _walk(document: object, reader: _Reader, *, totals: bool) -> None:
     """Index every key and leaf of a JSON document (explicit stack: documents can be deep)."""
+    strings: list[str] = []
     stack = [document]
     while stack:
         node = stack.pop()
-        if isinstance(node, dict):
-            for key, child in node.items():
-                reader.whole(key)
-                stack.append(child)
-            if totals:
-                _member_totals(node.values(), reader.forms)
-        elif isinstance(node, list):
+        kind = type(node)
+        if kind is dict:
+            strings.extend(node)
+            values = list(node.values())
+            stack.extend(values)
+            if totals and len(values) >= 2 and type(values[0]) is dict:
+                _member_totals(values, reader.forms)
+        elif kind is list:
             stack.extend(node)
-            if totals:
-                _array_total(node, reader.forms)
-                _member_totals(node, reader.forms)
-        elif isinstance(node, str):
-            if isinstance(node, jsontext.Constant):
-                reader.forms.plain.add(str(node))
-            else:
-                reader.whole(node)
+            if totals and len(node) >= 2:
+                if jsontext.is_number(node[0]):
+                    _array_total(node, reader.forms)
+                elif type(node[0]) is dict:
+                    _member_totals(node, reader.forms)
+        elif kind is str:
+            strings.append(node)
+        elif kind is jsontext.Constant:
+            reader.forms.plain.add(str(node))
         elif node is True or node is False:
             if reader.options.keep_words:
                 reader.forms.plain.add("true" if node else "false")
-        elif jsontext.is_number(node):
-            reader.leaf_number(jsontext.number_spelling(node), reader.typed)
+        elif node is not None:
+            reader.number(node)
+    reader.strings(strings)
 
 
 def _array_total(array: list, forms: Forms) -> None:
-    numbers = [node for node in array if jsontext.is_number(node)]
-    if len(numbers) >= 2 and len(numbers) == len(array):
-        values = [abs(Decimal(jsontext.number_spelling(n))) for n in numbers]
-        _add_total(forms, values, f"total of {len(values)} numbers")
+    if all(jsontext.is_number(node) for node in array):
+        spellings = tuple(jsontext.number_spelling(n).lstrip("-") for n in array)
+        forms.collections.append((spellings, f"total of {len(spellings)} numbers"))
 
 
-def _member_totals(members: Iterable[object], forms: Forms) -> None:
-    members = list(members)
-    if len(members) < 2 or not all(isinstance(member, dict) for member in members):
+def _member_totals(members: list, forms: Forms) -> None:
+    if not all(type(member) is dict for member in members):
         return
-    by_key: dict[str, list[Decimal]] = {}
+    by_key: dict[str, list[str]] = {}
     for member in members:
         for key, child in member.items():
             if jsontext.is_number(child):
-                by_key.setdefault(key, []).append(abs(Decimal(jsontext.number_spelling(child))))
-    for key, values in by_key.items():
-        if len(values) >= 2:
-            _add_total(forms, values, f"total of {key!r} over {len(values)} items")
-
-
-def _add_total(forms: Forms, values: list[Decimal], description: str) -> None:
-    total = sum(values, Decimal(0))
-    if total not in forms.totals:
-        addends = " + ".join(spell(v) for v in values[:6]) + (" + …" if len(values) > 6 else "")
-        forms.totals[total] = f"{spell(total)} = {addends} ({description})"
+                by_key.setdefault(key, []).append(jsontext.number_spelling(child).lstrip("-"))
+    for key, spellings in by_key.items():
+        if len(spellings) >= 2:
+            forms.collections.append((tuple(spellings), f"total of {key!r} over {len(spellings)} items"))
 
 
 def spell(number: Decimal) -> str:
-    """Spell a Decimal the way the report shows numbers."""
+    """Spell a Decimal the way the index spells numbers."""
     return spell_number(format(number, "f"))
 
 
@@ -333,8 +331,9 @@ class EvidenceIndex:
 
     def __init__(self) -> None:
         self.forms = Forms()
-        self._sorted_numbers: list[Decimal] = []
-        self._numbers_dirty = False
+        self._sorted_numbers: list[Decimal] | None = None
+        self._operands: dict[str, Decimal] | None = None
+        self._totals: dict[Decimal, str] | None = None
 
     def add(self, forms: Forms) -> None:
         mine = self.forms
@@ -342,22 +341,54 @@ class EvidenceIndex:
         mine.unit |= forms.unit
         mine.date |= forms.date
         mine.component |= forms.component
-        if forms.numbers - mine.numbers:
+        if not forms.numbers <= mine.numbers:
             mine.numbers |= forms.numbers
-            self._numbers_dirty = True
-        mine.operands.update(forms.operands)
-        for total, formula in forms.totals.items():
-            mine.totals.setdefault(total, formula)
+            self._sorted_numbers = None
+        if not forms.operands <= mine.operands:
+            mine.operands |= forms.operands
+            self._operands = None
+        if forms.collections:
+            mine.collections.extend(forms.collections)
+            self._totals = None
         mine.prose_iso |= forms.prose_iso
         mine.month_days |= forms.month_days
+        mine.wholes.extend(forms.wholes)
+
+    def has_number(self, magnitude: Decimal) -> bool:
+        """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
+        return spell(magnitude) in self.forms.numbers
 
     def has_number_near(self, low: Decimal, high: Decimal) -> bool:
         """True when an indexed number lies in [low, high] (rounding, §9.3)."""
-        if self._numbers_dirty:
-            self._sorted_numbers = sorted(self.forms.numbers)
-            self._numbers_dirty = False
-        at = bisect.bisect_left(self._sorted_numbers, low)
-        return at < len(self._sorted_numbers) and self._sorted_numbers[at] <= high
+        if self._sorted_numbers is None:
+            self._sorted_numbers = sorted(Decimal(n) for n in self.forms.numbers)
+        numbers = self._sorted_numbers
+        at = bisect.bisect_left(numbers, low)
+        return at < len(numbers) and numbers[at] <= high
+
+    def operands(self) -> dict[str, Decimal]:
+        """Operands of §9.7 by spelling, in a stable order."""
+        if self._operands is None:
+            self._operands = {spelling: Decimal(spelling) for spelling in sorted(self.forms.operands, key=_by_value)}
+        return self._operands
+
+    def totals(self) -> dict[Decimal, str]:
+        """Collection totals of §9.7, each with the formula that shows it."""
+        if self._totals is None:
+            self._totals = {}
+            for spellings, label in self.forms.collections:
+                if len(spellings) < 2:
+                    continue
+                values = [Decimal(s) for s in spellings]
+                total = sum(values, Decimal(0))
+                if total not in self._totals:
+                    addends = " + ".join(spellings[:6]) + (" + …" if len(spellings) > 6 else "")
+                    self._totals[total] = f"{spell(total)} = {addends} ({label})"
+        return self._totals
+
+    def wholes(self) -> set[str]:
+        """String leaves read whole, normalised (only masks need them, §9.11)."""
+        return {normalise(whole) for whole in self.forms.wholes}
 
     def is_any_form(self, value: str) -> bool:
         """True when value is indexed by any route (plainly or by a §9 reading)."""
@@ -369,3 +400,7 @@ class EvidenceIndex:
             or value in forms.component
             or value in forms.prose_iso
         )
+
+
+def _by_value(spelling: str) -> tuple[Decimal, str]:
+    return Decimal(spelling), spelling

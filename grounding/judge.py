@@ -105,7 +105,7 @@ def _by_number(candidate: Candidate, index: EvidenceIndex) -> str | None:
     if candidate.kind is not Kind.NUMBER:
         return None
     magnitude = magnitude_of(candidate.value)
-    if magnitude in index.forms.numbers:
+    if index.has_number(magnitude):
         return "sign"
     half = Decimal(5).scaleb(-(decimals_written(candidate.text) + 1))
     if index.has_number_near(magnitude - half, magnitude + half):
@@ -124,7 +124,7 @@ def _by_range(candidate: Candidate, index: EvidenceIndex) -> str | None:
 
 
 def _end_grounded(end: str, index: EvidenceIndex) -> bool:
-    return is_plain(end, index) or reading_of(end, index) is not None or magnitude_of(end) in index.forms.numbers
+    return is_plain(end, index) or reading_of(end, index) is not None or index.has_number(magnitude_of(end))
 
 
 def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | None]:

@@ -10,14 +10,16 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+import re
+
 import regex
 
 _LEAD = "$#@+'\"`([{<"
 _TRAIL = ".,;:!?%'\"`)]}>"
-_SIGNED_CURRENCY = regex.compile(r"^([-+])[$€£¥₹]")
-_NUMBER = regex.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
+_SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
+_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
 _NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
-_DIGIT = regex.compile(r"\d")
+_DIGIT = re.compile(r"\d")
 
 
 def fold_digits(text: str) -> str:

@@ -7,6 +7,7 @@ spaces (Han, kana, Thai, …) separate tokens like a space would.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -17,6 +18,8 @@ _TOKEN_RUN = regex.compile(
     r"--[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]]+",
     regex.V1,
 )
+# The same class for ASCII text, in the standard library's faster engine (most tool output is ASCII).
+_ASCII_TOKEN_RUN = re.compile(r"[A-Za-z0-9:_\-/.,%+@#$]+")
 # A comma splits unless it stands between two digits.
 _LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")
 _DIGIT_COMMA_RUN = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")
@@ -52,10 +55,32 @@ def token_texts(text: str) -> list[str]:
     for run in _TOKEN_RUN.finditer(text):
         word = run.group()
         if "," in word:
-            found.extend(token.text for token in _split_commas(word, 0))
+            found.extend(split_run(word))
         else:
             found.append(word)
     return found
+
+
+def runs(text: str) -> set[str]:
+    """The distinct runs of token characters in text; a run holding a comma may be several tokens (split_run).
+
+    >>> sorted(runs("fc1/3,fc1/4 | 41,200 | fc1/3"))
+    ['41,200', 'fc1/3', 'fc1/3,fc1/4']
+    """
+    if text.isascii():
+        return set(_ASCII_TOKEN_RUN.findall(text))
+    return set(_TOKEN_RUN.findall(text))
+
+
+def split_run(run: str) -> list[str]:
+    """The tokens of one run of token characters (§3.2: commas).
+
+    >>> split_run("fc1/3,fc1/4"), split_run("41,200"), split_run("1,234,5678")
+    (['fc1/3', 'fc1/4'], ['41,200'], ['1', '234', '5678'])
+    """
+    if "," not in run:
+        return [run]
+    return [token.text for token in _split_commas(run, 0)]
 
 
 def _split_commas(word: str, offset: int) -> Iterator[Token]:

@@ -6,7 +6,7 @@ identifier, so a reservation code such as ``4XGCCM`` is examined.
 
 from __future__ import annotations
 
-import regex
+import re
 
 UNITS = frozenset(
     """
@@ -34,7 +34,7 @@ UNITS = frozenset(
     """.split()
 )
 
-_WITH_TAIL = regex.compile(
+_WITH_TAIL = re.compile(
     r"(?P<number>[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?)"
     r"(?P<joiner>[-/]?)(?P<unit>[^\W\d_]+)(?:/(?P<second>[^\W\d_]+))?"
 )

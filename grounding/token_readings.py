@@ -1,0 +1,114 @@
+"""What one evidence token grounds, computed once per distinct token (SPEC §3.5, §9.1, §9.2, §9.4).
+
+A tool result repeats its keys, words and ids many times, and a corpus
+repeats them across conversations: each distinct token is read once and its
+reading reused. The reading is a plain tuple, so merging thousands of them
+into an index is a few calls into C.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import re
+
+from grounding.dates import date_parts
+from grounding.normalise import canonical, is_number, lookup_forms, normalise, spell_number
+from grounding.tokens import split_run
+from grounding.units import split_unit
+from grounding.values import classify
+
+_JOINER_RUN = re.compile(r"[_\-./:#]+")
+_HAS_DIGIT = re.compile(r"\d")
+_MERIDIEM_TAIL = re.compile(r"\d\s*[ap]\.?m\.?$", re.IGNORECASE)
+_NUMBER_LEAD = frozenset("0123456789-")
+_PLAIN_DIGITS = re.compile(r"[0-9]+")
+_LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
+_DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
+_CACHE_LIMIT = 200_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
+
+
+class TokenReading(NamedTuple):
+    plain: tuple[str, ...]
+    unit: tuple[str, ...]
+    date: tuple[str, ...]
+    component: tuple[str, ...]
+    numbers: tuple[str, ...]  # canonical spellings of the absolute values of its numbers (with a unit or not)
+    meridiem: bool  # "7am": a 12-hour time may be written here
+
+
+class TokenReader:
+    """Reads tokens for one digit bar and word policy, remembering each distinct token's reading."""
+
+    def __init__(self, min_digits: int, keep_words: bool) -> None:
+        self.min_digits = min_digits
+        self.keep_words = keep_words
+        self._cache: dict[str, TokenReading | bool] = {}
+
+    def readings(self, runs: set[str]) -> list[TokenReading]:
+        """The readings of the distinct token runs of a text (runs that ground nothing are dropped)."""
+        cache = self._cache
+        found = list(map(cache.get, runs))
+        if None in found:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            for run in runs:
+                if run not in cache:
+                    cache[run] = self._read_run(run) or False
+            found = list(map(cache.get, runs))
+        return [reading for reading in found if reading]
+
+    def _read_run(self, run: str) -> TokenReading | None:
+        if "," not in run:
+            return self._read_token(run)
+        present = [reading for reading in map(self._read_token, split_run(run)) if reading]
+        if len(present) <= 1:
+            return present[0] if present else None
+        return TokenReading(*(tuple(item for r in present for item in r[field]) for field in range(5)),
+                            any(r.meridiem for r in present))
+
+    def _read_token(self, raw: str) -> TokenReading | None:
+        value = normalise(raw)
+        if not value or (not self.keep_words and not _HAS_DIGIT.search(value)):
+            return None
+        plain = lookup_forms(value)
+        # Cheap character tests first: most tokens are plain numbers or ids with no §9 reading at all.
+        meridiem = value[-1] in "m." and _MERIDIEM_TAIL.search(value) is not None
+        if value[0] in _NUMBER_LEAD:
+            if is_number(value):
+                return TokenReading(plain, (), (), (), (canonical(value).lstrip("-"),), meridiem)
+            number = split_unit(value)
+            if number is not None:
+                spelled = spell_number(number)
+                return TokenReading(plain, lookup_forms(spelled), (), (), (canonical(spelled).lstrip("-"),), meridiem)
+        if ":" in value or "-" in value:
+            parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
+            if parts:
+                return TokenReading(plain, (), parts, (), (), meridiem)
+        components = self._components(value) if _JOINER_RUN.search(value) else ()
+        return TokenReading(plain, (), (), components, (), meridiem)
+
+    def _components(self, value: str) -> tuple[str, ...]:
+        """Parts of an identifier that are values themselves, and every run of parts ending it (§9.4)."""
+        joiners = list(_JOINER_RUN.finditer(value))
+        if not joiners:
+            return ()
+        parts = {piece for piece in _JOINER_RUN.split(value) if piece}
+        parts.update(value[joiner.end() :] for joiner in joiners if joiner.end() < len(value))
+        found: list[str] = []
+        for part in parts:
+            if not _HAS_DIGIT.search(part):
+                continue  # a value needs a digit (no shapes apply to components)
+            if _PLAIN_DIGITS.fullmatch(part):
+                if len(part) >= self.min_digits:  # zero padding counts as written
+                    found.extend(lookup_forms(spell_number(part)))
+            elif _LETTER_LED.fullmatch(part):
+                if len(part) >= 4:  # an identifier: led by a letter, never a number, range or ratio
+                    found.append(part)
+            else:
+                spelled = normalise(part)
+                classified = classify(spelled, self.min_digits)
+                if classified is not None:
+                    found.extend(lookup_forms(spelled))
+                    found.extend(lookup_forms(classified.value))
+        return tuple(found)
