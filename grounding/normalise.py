@@ -35,7 +35,7 @@ def _ascii_digit(match: regex.Match[str]) -> str:
     return char if value is None else str(value)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def normalise(token: str) -> str:
     """Normalise one token.
 
@@ -95,7 +95,7 @@ def is_number(value: str) -> bool:
     return _NUMBER.fullmatch(value) is not None and "," not in value
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def lookup_forms(value: str) -> tuple[str, ...]:
     """Every spelling a normalised value matches through (§3.5).
 

@@ -25,7 +25,7 @@ _NUMBER_LEAD = frozenset("0123456789-")
 _PLAIN_DIGITS = re.compile(r"[0-9]+")
 _LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
 _DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
-_CACHE_LIMIT = 200_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
+_CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
 
 
 class TokenReading(NamedTuple):
