@@ -115,7 +115,7 @@ def _loads(raw: bytes) -> object:
 def _describe(error: ValueError, raw: bytes) -> str:
     message = str(error)
     if isinstance(error, json.JSONDecodeError):
-        message = f"invalid JSON: {error.msg} at column {error.colno}"
+        message = f"invalid JSON: {error.msg.removesuffix(' at')} at column {error.colno}"
         if error.pos >= len(raw.rstrip()):
             message += " (the record ends early: truncated?)"
     elif not message.startswith(("invalid", "JSON")):

@@ -31,7 +31,7 @@ class FullReporter:
         conversation = judged.conversation if judged.conversation is not None else "-"
         self.out.print(
             f"[bold]{escape(where)}[/] conversation {escape(conversation)} turn {judged.turn}: "
-            f"[{style}]{verdict.status.value}[/] ({verdict.candidates} values examined)"
+            f"[{style}]{verdict.status.value}[/] ({_count(verdict.candidates, 'value')} examined)"
         )
         for finding in verdict.unsupported:
             self.out.print(f"  [red]unsupported[/] {escape(finding.text)} ({finding.shape})")
