@@ -13,7 +13,7 @@ from grounding.engine import check_conversation
 from grounding.errors import GroundingError
 from grounding.exit_codes import ExitCode, exit_code
 from grounding.inputs import Problem, check_readable, read_records
-from grounding.readers import DETECTION_ORDER, RecordError, read_record
+from grounding.readers import ALIASES, DETECTION_ORDER, RecordError, read_record
 from grounding.report import Summary
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.settings import Settings, build_settings
@@ -96,7 +96,7 @@ def check(
             fail_on_example=fail_on_example,
             exit_zero=exit_zero,
         )
-        if input_format is not None and input_format not in DETECTION_ORDER:
+        if input_format is not None and input_format not in DETECTION_ORDER and input_format not in ALIASES:
             raise GroundingError(
                 f"--input-format: unknown format {input_format!r}; choose one of {', '.join(DETECTION_ORDER)}"
             )

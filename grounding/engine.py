@@ -35,7 +35,11 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     turn = 0
     for item in conversation.items:
         if item.kind is Kind.EVIDENCE:
-            index.add(read_tool_result(item.text, options, is_error=item.is_error, arguments=item.call_arguments))
+            index.add(
+                read_tool_result(
+                    item.text, options, is_error=item.is_error, arguments=item.call_arguments, document=item.document
+                )
+            )
         elif item.kind is Kind.EXEMPT:
             index.add(read_exempt(item.text, options))
         elif item.kind is Kind.ANSWER:

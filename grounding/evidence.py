@@ -171,11 +171,23 @@ def read_arguments(arguments: str, options: ReadOptions) -> Forms:
     return forms
 
 
-def read_tool_result(text: str, options: ReadOptions, *, is_error: bool = False, arguments: str | None = None) -> Forms:
-    """One tool result (one block of one), with absences and failed lookups applied."""
+def read_tool_result(
+    text: str,
+    options: ReadOptions,
+    *,
+    is_error: bool = False,
+    arguments: str | None = None,
+    document: object = None,
+) -> Forms:
+    """One tool result (one block of one), with absences and failed lookups applied.
+
+    A format that holds the result as JSON already (Gemini, Bedrock, pydantic-ai…) passes it
+    as document, an object or array; otherwise text is parsed when it is a JSON document.
+    """
     forms = Forms()
     reader = _Reader(forms, options, typed=True)
-    document = _parse(text)
+    if not isinstance(document, (dict, list)):
+        document = _parse(text)
     if document is _TEXT:
         reader.text(text)
         failed = is_error or not text.strip() or _ERROR_WORD.match(text) is not None

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import BinaryIO
 
 import orjson
@@ -97,17 +99,22 @@ def _is_conversation(item: object) -> bool:
     return (isinstance(item, dict) and "messages" in item) or isinstance(item, list)
 
 
+# orjson reads an integer past 64 bits as a float, silently: records with long digit runs are read exactly.
+_LONG_LITERAL = re.compile(rb"[0-9.]{16,}")
+
+
 def _loads(raw: bytes) -> object:
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass  # NaN, integers past 64 bits, deep nesting: the standard parser decides
+    if not _LONG_LITERAL.search(raw):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass  # NaN, deep nesting: the standard parser decides
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"invalid UTF-8 at byte {error.start}") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=Decimal)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
 

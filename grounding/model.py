@@ -26,6 +26,7 @@ class Item:
     text: str
     is_error: bool = False  # the transport marked this tool result as failed
     call_arguments: str | None = None  # arguments of the call this result answers (§2.5)
+    document: object = None  # a tool result a format already holds as JSON (an object or array), else None
 
 
 @dataclass(frozen=True, slots=True)

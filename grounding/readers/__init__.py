@@ -1,8 +1,7 @@
 """Readers: one module per transcript format, each lowering a record to the neutral model.
 
-Detection is per record, in this order: Anthropic Messages (a top-level
-``system``, or content blocks of type ``tool_use``/``tool_result``), then
-OpenAI Chat Completions (``{"messages": [...]}`` or a bare messages array).
+Detection is per record, in ``DETECTION_ORDER``: the formats with the most
+specific markers first, OpenAI Chat Completions (the lingua franca) last.
 """
 
 from __future__ import annotations
@@ -10,23 +9,30 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from grounding.model import Conversation
-from grounding.readers import anthropic, openai
+from grounding.readers import anthropic, bedrock, gemini, langchain, openai, openai_responses, pydantic_ai
 from grounding.readers.common import RecordError
 
 Reader = Callable[[object, str, int], Conversation]
 
-READERS: dict[str, Reader] = {
-    "anthropic": anthropic.read,
-    "openai": openai.read,
+_MODULES = {
+    "langchain": langchain,  # {"type": "human", "data": …} or dumpd constructors
+    "pydantic-ai": pydantic_ai,  # [{"kind": "request", "parts": […]}, …]
+    "gemini": gemini,  # contents[].parts
+    "bedrock-converse": bedrock,  # single-key content blocks: toolUse, toolResult
+    "anthropic": anthropic,  # top-level system, tool_use / tool_result blocks
+    "openai-responses": openai_responses,  # function_call / function_call_output items
+    "openai": openai,  # {"messages": [{"role": …}]} or a bare messages array
 }
-DETECTION_ORDER = ("anthropic", "openai")
-_RECOGNISERS = {"anthropic": anthropic.recognises, "openai": openai.recognises}
+READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.items()}
+DETECTION_ORDER = tuple(_MODULES)
+_RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
+ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses"}
 
 
 def read_record(record: object, source: str, line: int, input_format: str | None = None) -> Conversation:
     """Lower one parsed record to a Conversation, detecting its format unless one is forced."""
     if input_format is not None:
-        return READERS[input_format](record, source, line)
+        return READERS[ALIASES.get(input_format, input_format)](record, source, line)
     for name in DETECTION_ORDER:
         if _RECOGNISERS[name](record):
             return READERS[name](record, source, line)
@@ -46,4 +52,4 @@ def _unrecognised(record: object) -> str:
     )
 
 
-__all__ = ["DETECTION_ORDER", "READERS", "RecordError", "read_record"]
+__all__ = ["ALIASES", "DETECTION_ORDER", "READERS", "RecordError", "read_record"]

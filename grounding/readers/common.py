@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import orjson
 
 from grounding.model import Item, Kind, is_framework_correction
@@ -24,8 +26,8 @@ def arguments_text(arguments: object) -> str | None:
         return arguments
     try:
         return orjson.dumps(arguments).decode()
-    except TypeError:
-        return str(arguments)
+    except TypeError:  # integers past 64 bits, Decimals from an exact parse
+        return json.dumps(arguments, default=str)
 
 
 def expect_list(value: object, where: str) -> list:
@@ -46,3 +48,79 @@ def record_id(record: object) -> str | None:
         if value is not None:
             return str(value)
     return None
+
+
+def result_items(content: object, *, is_error: bool = False, arguments: str | None = None) -> list[Item]:
+    """The tool result(s) a format's result content holds, as evidence items.
+
+    A string is one result (parsed later if it is JSON); an object, or an array
+    that is not a list of text blocks, is one result already in JSON form; a list
+    of text blocks (or of strings) is one result per block (SPEC-READINGS §2.4).
+    """
+    if content is None:
+        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments)]
+    if isinstance(content, str):
+        return [Item(Kind.EVIDENCE, content, is_error=is_error, call_arguments=arguments)]
+    if isinstance(content, list) and content and all(_text_of_block(block) is not None for block in content):
+        return [
+            Item(Kind.EVIDENCE, _text_of_block(block), is_error=is_error, call_arguments=arguments)
+            for block in content
+        ]
+    if isinstance(content, (dict, list)):
+        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, document=content)]
+    return [Item(Kind.EVIDENCE, str(content), is_error=is_error, call_arguments=arguments)]
+
+
+_TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})
+
+
+def _text_of_block(block: object) -> str | None:
+    if isinstance(block, str):
+        return block
+    if isinstance(block, dict):
+        if block.get("type") in _TEXT_BLOCK_TYPES and isinstance(block.get("text"), str):
+            return block["text"]
+        if block.get("block_type") == "text" and isinstance(block.get("text"), str):
+            return block["text"]
+    return None
+
+
+def text_of_parts(parts: object) -> str:
+    """The text blocks of a content list joined with a newline (assistant and user text)."""
+    if isinstance(parts, str):
+        return parts
+    if not isinstance(parts, list):
+        return ""
+    return "\n".join(text for text in map(_text_of_block, parts) if text is not None)
+
+
+class CallLedger:
+    """The tool calls a conversation made, to find the call a result answers (SPEC-READINGS §2.5).
+
+    By id, nearest turn first (ids repeat in long recordings); failing that, by
+    a unique name in the latest turn; failing that, by position in it.
+    """
+
+    def __init__(self) -> None:
+        self._turns: list[list[tuple[object, object, str | None]]] = []
+        self._answered = 0
+
+    def add_turn(self, calls: list[tuple[object, object, str | None]]) -> None:
+        self._turns.append(calls)
+        self._answered = 0
+
+    def arguments_for(self, call_id: object = None, name: object = None) -> str | None:
+        position, self._answered = self._answered, self._answered + 1
+        if call_id is not None:
+            for turn in reversed(self._turns):
+                for known_id, _, arguments in turn:
+                    if known_id == call_id:
+                        return arguments
+        latest = self._turns[-1] if self._turns else []
+        if name is not None:
+            named = [arguments for _, known_name, arguments in latest if known_name == name]
+            if len(named) == 1:
+                return named[0]
+        if call_id is None and position < len(latest):
+            return latest[position][2]
+        return None

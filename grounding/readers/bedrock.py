@@ -1,0 +1,87 @@
+"""AWS Bedrock Converse: content blocks are single-key objects (``text``, ``toolUse``, ``toolResult``).
+
+Like Anthropic, tool results live inside ``role: user`` turns.
+"""
+
+from __future__ import annotations
+
+from grounding.model import Conversation, Item, Kind
+from grounding.readers.common import CallLedger, RecordError, arguments_text, expect_dict, expect_list, user_text
+
+_BEDROCK_KEYS = frozenset({"toolUse", "toolResult", "reasoningContent", "guardContent", "cachePoint"})
+
+
+def recognises(record: object) -> bool:
+    if not isinstance(record, dict):
+        return False
+    messages = record.get("messages")
+    if not isinstance(messages, list):
+        message = (record.get("output") or {}).get("message") if isinstance(record.get("output"), dict) else None
+        messages = [message] if isinstance(message, dict) else None
+    if not messages:
+        return False
+    blocks = [b for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list) for b in m["content"]]
+    if any(isinstance(b, dict) and not _BEDROCK_KEYS.isdisjoint(b) for b in blocks):
+        return True
+    return "modelId" in record and all(isinstance(b, dict) and "type" not in b for b in blocks)
+
+
+def read(record: object, source: str, line: int) -> Conversation:
+    body = expect_dict(record, "a Bedrock Converse record")
+    items: list[Item] = []
+    for block in body.get("system") or []:
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            items.append(user_text(block["text"]))
+    messages = list(body.get("messages") or [])
+    if isinstance(body.get("output"), dict) and isinstance(body["output"].get("message"), dict):
+        messages.append(body["output"]["message"])
+    ledger = CallLedger()
+    for index, raw in enumerate(messages):
+        message = expect_dict(raw, f"messages[{index}]")
+        blocks = [b for b in expect_list(message.get("content", []), f"messages[{index}].content") if isinstance(b, dict)]
+        if message.get("role") == "assistant":
+            items.append(_assistant(blocks, ledger))
+        else:
+            items.extend(_user(blocks, ledger))
+    return Conversation(source, line, _id(body), tuple(items), "bedrock-converse")
+
+
+def _assistant(blocks: list[dict], ledger: CallLedger) -> Item:
+    calls = [
+        (b["toolUse"].get("toolUseId"), b["toolUse"].get("name"), arguments_text(b["toolUse"].get("input")))
+        for b in blocks
+        if isinstance(b.get("toolUse"), dict)
+    ]
+    if calls:
+        ledger.add_turn(calls)
+        return Item(Kind.NEITHER, "")
+    return Item(Kind.ANSWER, "\n".join(b["text"] for b in blocks if isinstance(b.get("text"), str)))
+
+
+def _user(blocks: list[dict], ledger: CallLedger) -> list[Item]:
+    items = []
+    for block in blocks:
+        if isinstance(block.get("text"), str):
+            items.append(user_text(block["text"]))
+        result = block.get("toolResult")
+        if isinstance(result, dict):
+            arguments = ledger.arguments_for(result.get("toolUseId"))
+            failed = result.get("status") == "error"
+            for part in result.get("content") or []:
+                if not isinstance(part, dict):
+                    continue
+                if "json" in part:
+                    items.append(Item(Kind.EVIDENCE, "", is_error=failed, call_arguments=arguments, document=part["json"]))
+                elif isinstance(part.get("text"), str):
+                    items.append(Item(Kind.EVIDENCE, part["text"], is_error=failed, call_arguments=arguments))
+    return items
+
+
+def _id(body: dict) -> str | None:
+    metadata = body.get("requestMetadata")
+    if isinstance(metadata, dict) and metadata.get("conversation_id") is not None:
+        return str(metadata["conversation_id"])
+    return None if body.get("id") is None else str(body["id"])
+
+
+__all__ = ["RecordError", "read", "recognises"]
