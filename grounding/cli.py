@@ -9,13 +9,13 @@ from typing import Annotated, Optional
 import typer
 
 from grounding import __version__
-from grounding.engine import check_conversation
 from grounding.errors import GroundingError
 from grounding.exit_codes import ExitCode, exit_code
-from grounding.inputs import Problem, check_readable, read_records
-from grounding.readers import ALIASES, DETECTION_ORDER, RecordError, read_record
+from grounding.inputs import Problem, check_readable
+from grounding.readers import FORMAT_NAMES, resolve_format
 from grounding.report import Summary
 from grounding.reporters import OutputFormat, make_reporter
+from grounding.runner import judge_inputs
 from grounding.settings import Settings, build_settings
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
@@ -72,7 +72,7 @@ def check(
     ] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = False,
     input_format: Annotated[
-        Optional[str], typer.Option("--input-format", metavar="NAME", help=f"Force a transcript format: {', '.join(DETECTION_ORDER)}.")
+        Optional[str], typer.Option("--input-format", metavar="NAME", help=f"Force a transcript format: {', '.join(FORMAT_NAMES)}.")
     ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List grounded answers too.")] = False,
 ) -> None:
@@ -96,10 +96,8 @@ def check(
             fail_on_example=fail_on_example,
             exit_zero=exit_zero,
         )
-        if input_format is not None and input_format not in DETECTION_ORDER and input_format not in ALIASES:
-            raise GroundingError(
-                f"--input-format: unknown format {input_format!r}; choose one of {', '.join(DETECTION_ORDER)}"
-            )
+        if input_format is not None:
+            resolve_format(input_format)
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)
@@ -113,24 +111,11 @@ def _run(
     reporter = make_reporter(output_format, sys.stdout, sys.stderr, verbose=verbose)
     summary = Summary()
     try:
-        for path in inputs:
-            summary.files += 1
-            for record in read_records(path):
-                summary.records += 1
-                if isinstance(record, Problem):
-                    summary.errors += 1
-                    reporter.problem(record)
-                    continue
-                try:
-                    conversation = read_record(record.value, record.source, record.line, input_format)
-                except RecordError as error:
-                    summary.errors += 1
-                    reporter.problem(Problem(record.source, record.line, str(error)))
-                    continue
-                summary.conversations += 1
-                for judged in check_conversation(conversation, settings):
-                    summary.count(judged)
-                    reporter.answer(judged)
+        for event in judge_inputs(inputs, settings, summary, input_format):
+            if isinstance(event, Problem):
+                reporter.problem(event)
+            else:
+                reporter.answer(event)
     except GroundingError as error:
         _fail(error)
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ class ExitCode(IntEnum):
 
 
 def exit_code(summary: Summary, settings: Settings) -> ExitCode:
-    if summary.errors and summary.records == summary.errors:
+    if summary.errors and summary.conversations == 0 and summary.records == summary.errors + summary.skipped:
         return ExitCode.ERROR
     if settings.exit_zero:
         return ExitCode.OK

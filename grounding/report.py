@@ -23,6 +23,7 @@ class Summary:
     derived_values: int = 0
     examples: int = 0
     errors: int = 0
+    skipped: int = 0  # records read that hold no conversation of their own (Claude Code snapshots, …)
     via: Counter = field(default_factory=Counter)
 
     def count(self, answer: JudgedAnswer) -> None:
@@ -55,4 +56,5 @@ class Summary:
             "via": dict(sorted(self.via.items())),
             "examples": self.examples,
             "errors": self.errors,
+            "skipped": self.skipped,
         }

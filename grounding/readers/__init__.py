@@ -26,7 +26,21 @@ _MODULES = {
 READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.items()}
 DETECTION_ORDER = tuple(_MODULES)
 _RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
-ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses"}
+ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
+           "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code"}
+# Formats whose conversations span several records; the assembler groups them.
+GROUPED_FORMATS = ("claude-code", "otel-genai", "openinference")
+FORMAT_NAMES = (*GROUPED_FORMATS[:1], *DETECTION_ORDER, *GROUPED_FORMATS[1:])
+
+
+def resolve_format(name: str) -> str:
+    """The reader name for a user-given format name or alias; an unknown name is an OptionError."""
+    canonical = ALIASES.get(name, name)
+    if canonical not in READERS and canonical not in GROUPED_FORMATS:
+        from grounding.errors import OptionError
+
+        raise OptionError(f"--input-format: unknown format {name!r}; choose one of {', '.join(FORMAT_NAMES)}")
+    return canonical
 
 
 def read_record(record: object, source: str, line: int, input_format: str | None = None) -> Conversation:
@@ -52,4 +66,4 @@ def _unrecognised(record: object) -> str:
     )
 
 
-__all__ = ["ALIASES", "DETECTION_ORDER", "READERS", "RecordError", "read_record"]
+__all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "RecordError", "read_record", "resolve_format"]

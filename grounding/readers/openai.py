@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import RecordError, arguments_text, expect_dict, record_id, user_text
+from grounding.readers.common import RecordError, arguments_text, expect_dict, record_id, result_items, user_text
 
 _TEXT_PART_TYPES = ("text", "input_text", "output_text")
 # Blocks of another format: reading past them would silently drop tool results.
@@ -37,8 +37,11 @@ def read(record: object, source: str, line: int) -> Conversation:
         elif role in ("tool", "function"):
             arguments = _answered_call(message, calls, results_since_calls)
             results_since_calls += 1
-            for text in _part_texts(message.get("content"), index):
-                items.append(Item(Kind.EVIDENCE, text, call_arguments=arguments))
+            content = message.get("content")
+            if isinstance(content, dict):  # lowered from a format that keeps results as JSON (OTel)
+                items.extend(result_items(content, arguments=arguments))
+            else:
+                items.extend(result_items(_part_texts(content, index), arguments=arguments))
         else:
             raise RecordError(
                 f"messages[{index}] has role {role!r}; expected system, developer, user, assistant, tool or function"

@@ -1,0 +1,92 @@
+"""From records to conversations: one record each, or records grouped by session or trace.
+
+Most formats hold a conversation in one record and it is judged as soon as it
+is read. Claude Code writes one record per message, grouped by session in one
+file: a file's sessions are judged when the file ends. OTLP span files are
+not ordered and a trace may be spread over many lines: traces are judged at
+the end of input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from grounding.inputs import Problem, Record
+from grounding.model import Conversation
+from grounding.readers import RecordError, read_record, resolve_format
+from grounding.readers import claude_code, otlp
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A record read and accounted for that holds no conversation of its own."""
+
+    source: str
+    line: int
+    reason: str
+
+
+Event = Conversation | Problem | Skipped
+
+
+class Assembler:
+    def __init__(self, input_format: str | None = None) -> None:
+        self.input_format = resolve_format(input_format) if input_format else None
+        self._sessions: dict[tuple[str, str], list[tuple[int, dict]]] = {}
+        self._traces: dict[str, tuple[str, int, list[dict]]] = {}
+
+    def feed(self, record: Record) -> Iterator[Event]:
+        value, source, line = record.value, record.source, record.line
+        forced = self.input_format
+        if forced == "claude-code" or (forced is None and claude_code.recognises(value)):
+            yield from self._session_record(value, source, line)
+        elif forced in ("otel-genai", "openinference") or (forced is None and otlp.recognises(value)):
+            yield from self._span_record(value, source, line)
+        else:
+            try:
+                yield read_record(value, source, line, forced)
+            except RecordError as error:
+                yield Problem(source, line, str(error))
+
+    def end_of_source(self, source: str) -> Iterator[Event]:
+        """A file ended: its Claude Code sessions are complete."""
+        for key in [key for key in self._sessions if key[0] == source]:
+            records = self._sessions.pop(key)
+            yield claude_code.assemble(records, source)
+
+    def finish(self) -> Iterator[Event]:
+        """The input ended: every trace is complete."""
+        for trace_id, (source, line, spans) in self._traces.items():
+            try:
+                yield otlp.assemble(spans, source, line, trace_id)
+            except RecordError as error:
+                yield Problem(source, line, f"trace {trace_id}: {error}")
+        self._traces.clear()
+
+    def _session_record(self, value: object, source: str, line: int) -> Iterator[Event]:
+        if not isinstance(value, dict):
+            yield Problem(source, line, "a Claude Code record must be a JSON object")
+            return
+        key = claude_code.group_key(value)
+        if key is None:
+            yield Skipped(source, line, f"Claude Code {value.get('type')!r} record: no message to read")
+            return
+        self._sessions.setdefault((source, key), []).append((line, value))
+
+    def _span_record(self, value: object, source: str, line: int) -> Iterator[Event]:
+        if not isinstance(value, dict):
+            yield Problem(source, line, "an OTLP record must be a JSON object")
+            return
+        chat_spans = 0
+        for span in otlp.spans(value):
+            if otlp.kind_of(span) is None:
+                continue
+            chat_spans += 1
+            trace_id = str(span.get("traceId"))
+            entry = self._traces.get(trace_id)
+            if entry is None:
+                entry = self._traces[trace_id] = (source, line, [])
+            entry[2].append(span)
+        if not chat_spans:
+            yield Skipped(source, line, "OTLP record with no GenAI or OpenInference model-call span")

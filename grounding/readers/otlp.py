@@ -1,0 +1,197 @@
+"""OpenTelemetry spans in OTLP JSON: GenAI attribute conventions and OpenInference (SPEC §2 via formats.md §9–§10).
+
+One span per model call, each repeating the history before it; a trace's
+spans may be spread over many lines, in any order. Spans are grouped by trace
+id until the end of input, ordered by start time, and lowered to one OpenAI
+Chat Completions conversation: each span adds the messages its input has
+beyond what earlier spans showed, then its output. So every tool result is
+read once and every final answer judged once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from grounding.model import Conversation
+from grounding.readers import openai
+from grounding.readers.common import RecordError
+
+_OPENINFERENCE_INDEX = re.compile(r"^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$")
+
+
+def recognises(record: object) -> bool:
+    return isinstance(record, dict) and isinstance(record.get("resourceSpans"), list)
+
+
+def spans(record: dict) -> list[dict]:
+    """Every span of one TracesData record, with its attributes decoded to plain values."""
+    found = []
+    for resource in record.get("resourceSpans") or []:
+        for scope in (resource or {}).get("scopeSpans") or []:
+            for span in (scope or {}).get("spans") or []:
+                if isinstance(span, dict):
+                    attributes = {a.get("key"): any_value(a.get("value")) for a in span.get("attributes") or []
+                                  if isinstance(a, dict)}
+                    found.append({"traceId": span.get("traceId"), "start": int(span.get("startTimeUnixNano") or 0),
+                                  "attributes": attributes})
+    return found
+
+
+def any_value(value: object) -> object:
+    """Decode an OTLP ``AnyValue`` to a plain value."""
+    if not isinstance(value, dict):
+        return value
+    if "stringValue" in value:
+        return value["stringValue"]
+    if "intValue" in value:
+        return int(value["intValue"])
+    if "doubleValue" in value:
+        return value["doubleValue"]
+    if "boolValue" in value:
+        return value["boolValue"]
+    if "arrayValue" in value:
+        return [any_value(v) for v in (value["arrayValue"] or {}).get("values") or []]
+    if "kvlistValue" in value:
+        return {kv.get("key"): any_value(kv.get("value")) for kv in (value["kvlistValue"] or {}).get("values") or []}
+    return None
+
+
+def kind_of(span: dict) -> str | None:
+    attributes = span["attributes"]
+    if "openinference.span.kind" in attributes:
+        return "openinference"
+    if "gen_ai.input.messages" in attributes or "gen_ai.output.messages" in attributes:
+        return "otel-genai"
+    return None
+
+
+def assemble(trace: list[dict], source: str, line: int, trace_id: str) -> Conversation:
+    """One conversation from the chat spans of one trace."""
+    chats = sorted((s for s in trace if kind_of(s)), key=lambda s: s["start"])
+    messages: list[dict] = []
+    conversation_id = None
+    input_format = "otel-genai"
+    for span in chats:
+        input_format = kind_of(span) or input_format
+        inputs, outputs, conversation_id = _messages_of(span, input_format, conversation_id)
+        messages.extend(inputs[_already_seen(messages, inputs) :])
+        messages.extend(outputs)
+    record = {"id": conversation_id or trace_id, "messages": messages}
+    conversation = openai.read(record, source, line)
+    return Conversation(conversation.source, line, conversation.id, conversation.items, input_format)
+
+
+def _already_seen(messages: list[dict], inputs: list[dict]) -> int:
+    """How many of a span's input messages earlier spans already showed (the history it repeats).
+
+    When the history was truncated or compacted, only what follows its last
+    assistant message is new: an answer is never judged twice.
+    """
+    if inputs[: len(messages)] == messages[: len(inputs)]:
+        return min(len(messages), len(inputs))
+    return max((i + 1 for i, m in enumerate(inputs) if m.get("role") == "assistant"), default=0)
+
+
+def _messages_of(span: dict, input_format: str, conversation_id: object) -> tuple[list[dict], list[dict], object]:
+    if input_format == "openinference":
+        inputs, outputs = _openinference(span)
+        found_id = span["attributes"].get("session.id")
+    else:
+        inputs, outputs = _genai(span)
+        found_id = span["attributes"].get("gen_ai.conversation.id")
+    return inputs, outputs, conversation_id or found_id
+
+
+def _genai(span: dict) -> tuple[list[dict], list[dict]]:
+    attributes = span["attributes"]
+    inputs = [_chat_message(m) for m in _json(attributes.get("gen_ai.input.messages")) or []]
+    system = _json(attributes.get("gen_ai.system_instructions"))
+    if system:
+        text = "\n".join(p.get("content", "") for p in system if isinstance(p, dict) and p.get("type") == "text")
+        inputs.insert(0, {"role": "system", "content": text})
+    outputs = [_chat_message(m) for m in _json(attributes.get("gen_ai.output.messages")) or []]
+    return [m for m in inputs if m], [m for m in outputs if m]
+
+
+def _json(value: object) -> object:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise RecordError("a gen_ai message attribute is not valid JSON") from None
+    return value
+
+
+def _chat_message(message: object) -> dict | None:
+    """One OTel GenAI ``ChatMessage`` as an OpenAI Chat Completions message."""
+    if not isinstance(message, dict):
+        return None
+    role = message.get("role")
+    parts = [p for p in message.get("parts") or [] if isinstance(p, dict)]
+    texts = [p.get("content") for p in parts if p.get("type") == "text" and isinstance(p.get("content"), str)]
+    if role == "tool":
+        for part in parts:
+            if part.get("type") == "tool_call_response":
+                response = part.get("response", part.get("result"))
+                return {"role": "tool", "tool_call_id": part.get("id"), "content": _as_content(response)}
+        return {"role": "tool", "content": "\n".join(texts)}
+    calls = [
+        {"id": p.get("id"), "type": "function",
+         "function": {"name": p.get("name"), "arguments": p.get("arguments")}}
+        for p in parts if p.get("type") == "tool_call"
+    ]
+    converted: dict = {"role": role, "content": "\n".join(texts) if texts else None}
+    if calls:
+        converted["tool_calls"] = calls
+    return converted
+
+
+def _as_content(response: object) -> object:
+    if isinstance(response, (dict, str)):
+        return response
+    if isinstance(response, list) and all(isinstance(b, dict) and b.get("type") == "text" for b in response):
+        return response
+    return {"output": response} if isinstance(response, list) else str(response)
+
+
+def _openinference(span: dict) -> tuple[list[dict], list[dict]]:
+    tree: dict[str, dict[int, dict]] = {"input": {}, "output": {}}
+    for key, value in span["attributes"].items():
+        match = _OPENINFERENCE_INDEX.match(key or "")
+        if match:
+            side, index, path = match.group(1), int(match.group(2)), match.group(3)
+            tree[side].setdefault(index, {})[path] = value
+    return ([_flat_message(tree["input"][i]) for i in sorted(tree["input"])],
+            [_flat_message(tree["output"][i]) for i in sorted(tree["output"])])
+
+
+def _flat_message(fields: dict) -> dict:
+    """One OpenInference message, its flattened keys rebuilt (lists by number, never as text)."""
+    message: dict = {"role": fields.get("role")}
+    contents: dict[int, str] = {}
+    calls: dict[int, dict] = {}
+    for path, value in fields.items():
+        if path == "content":
+            message["content"] = value
+        elif path == "tool_call_id":
+            message["tool_call_id"] = value
+        elif path.startswith("contents."):
+            number, _, rest = path[len("contents."):].partition(".")
+            if rest == "message_content.text":
+                contents[int(number)] = value
+        elif path.startswith("tool_calls."):
+            number, _, rest = path[len("tool_calls."):].partition(".")
+            call = calls.setdefault(int(number), {"type": "function", "function": {}})
+            if rest == "tool_call.id":
+                call["id"] = value
+            elif rest == "tool_call.function.name":
+                call["function"]["name"] = value
+            elif rest == "tool_call.function.arguments":
+                call["function"]["arguments"] = value
+    if contents and "content" not in message:
+        message["content"] = [{"type": "text", "text": contents[i]} for i in sorted(contents)]
+    if calls:
+        message["tool_calls"] = [calls[i] for i in sorted(calls)]
+    message.setdefault("content", None)
+    return message
