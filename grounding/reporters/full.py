@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TextIO
 
 from rich.console import Console
@@ -14,6 +15,7 @@ from grounding.report import Summary
 from grounding.verdict import Finding, Status
 
 _CONTEXT = 40
+_WHITESPACE = re.compile(r"\s+")
 
 
 class FullReporter:
@@ -89,4 +91,4 @@ def _in_context(text: str, written: str, style: str) -> Text:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split()) if "\n" in text else text
+    return _WHITESPACE.sub(" ", text)
