@@ -9,7 +9,7 @@ from grounding.evidence import EvidenceIndex, ReadOptions, read_exempt, read_too
 from grounding.judge import judge_answer
 from grounding.model import Conversation, Kind
 from grounding.settings import Settings
-from grounding.verdict import Verdict
+from grounding.verdict import Status, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,9 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     The index is built once and extended as the conversation advances, never
     rebuilt per answer.
     """
+    if conversation.unjudgeable is not None:
+        yield from _unjudgeable(conversation)
+        return
     index = EvidenceIndex()
     options = ReadOptions(settings.min_digits, keep_words=bool(settings.shapes))
     turn = 0
@@ -46,3 +49,11 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
             verdict = judge_answer(item.text, index, settings)
             yield JudgedAnswer(conversation.source, conversation.line, conversation.id, turn, item.text, verdict)
             turn += 1
+
+
+def _unjudgeable(conversation: Conversation) -> Iterator[JudgedAnswer]:
+    """Every answer of a conversation whose evidence is not in the record; at least one entry, so it is seen."""
+    verdict = Verdict(Status.UNJUDGEABLE, 0, reason=conversation.unjudgeable)
+    answers = [item.text for item in conversation.items if item.kind is Kind.ANSWER] or [""]
+    for turn, text in enumerate(answers):
+        yield JudgedAnswer(conversation.source, conversation.line, conversation.id, turn, text, verdict)

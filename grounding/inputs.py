@@ -8,6 +8,7 @@ line; the rest of the input is still read.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -38,15 +39,45 @@ class Problem:
     message: str
 
 
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".ndjson")
+COMPRESSED_SUFFIXES = (".gz", ".zst")
+
+
 def check_readable(paths: list[str]) -> None:
-    """Refuse, before anything is judged, a path that does not exist or is not a file."""
+    """Refuse, before anything is judged, a path that does not exist."""
     for path in paths:
-        if path == "-":
-            continue
-        if not os.path.exists(path):
+        if path != "-" and not os.path.exists(path):
             raise InputError(f"{path}: No such file or directory")
-        if os.path.isdir(path):
-            raise InputError(f"{path}: is a directory; give the transcript files inside it")
+
+
+def expand(paths: list[str], *, follow_links: bool = False) -> list[str]:
+    """The files to read: files as given, folders searched for transcripts (sorted, so runs repeat).
+
+    A symbolic link that leads out of a folder given on the command line is
+    not followed unless asked: a transcript folder must not read elsewhere.
+    """
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        root = os.path.realpath(path)
+        for folder, subfolders, names in os.walk(path, followlinks=follow_links):
+            subfolders.sort()
+            for name in sorted(names):
+                full = os.path.join(folder, name)
+                if not _is_transcript_name(name):
+                    continue
+                if not follow_links and not os.path.realpath(full).startswith(root + os.sep):
+                    continue
+                files.append(full)
+    return files
+
+
+def _is_transcript_name(name: str) -> bool:
+    for suffix in COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name.endswith(TRANSCRIPT_SUFFIXES)
 
 
 def read_records(path: str) -> Iterator[Record | Problem]:
@@ -55,15 +86,33 @@ def read_records(path: str) -> Iterator[Record | Problem]:
         yield from _lines(sys.stdin.buffer, "-")
         return
     try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below; a generator cannot use with across yields cleanly
+        stream = _open(path)
     except OSError as error:
         yield Problem(path, None, f"cannot open: {error.strerror or error}")
         return
+    except InputError as error:
+        yield Problem(path, None, str(error))
+        return
     with stream:
-        if path.endswith(".json"):
-            yield from _document(stream.read(), path)
-        else:
-            yield from _lines(stream, path)
+        try:
+            if path.removesuffix(".gz").removesuffix(".zst").endswith(".json"):
+                yield from _document(stream.read(), path)
+            else:
+                yield from _lines(stream, path)
+        except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed file
+            yield Problem(path, None, f"cannot read the rest of the file: {error}")
+
+
+def _open(path: str) -> BinaryIO:
+    if path.endswith(".gz"):
+        return gzip.open(path, "rb")
+    if path.endswith(".zst"):
+        try:
+            import zstandard
+        except ImportError:  # pragma: no cover - a declared dependency
+            raise InputError(f"{path}: reading .zst needs the zstandard package (pip install zstandard)") from None
+        return zstandard.open(path, "rb")
+    return open(path, "rb")
 
 
 def _lines(stream: BinaryIO, source: str) -> Iterator[Record | Problem]:

@@ -38,6 +38,7 @@ class Conversation:
     id: str | None
     items: tuple[Item, ...]
     input_format: str
+    unjudgeable: str | None = None  # why the evidence cannot be known (content not captured, server-side state)
 
 
 FRAMEWORK_PREFIXES = ("[evidence check", "[schema check")

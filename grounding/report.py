@@ -18,6 +18,7 @@ class Summary:
     grounded: int = 0
     derived: int = 0
     flagged: int = 0
+    unjudgeable: int = 0
     candidates: int = 0
     unsupported: int = 0
     derived_values: int = 0
@@ -29,7 +30,9 @@ class Summary:
     def count(self, answer: JudgedAnswer) -> None:
         verdict = answer.verdict
         self.answers += 1
-        if verdict.status is Status.FLAGGED:
+        if verdict.status is Status.UNJUDGEABLE:
+            self.unjudgeable += 1
+        elif verdict.status is Status.FLAGGED:
             self.flagged += 1
         elif verdict.status is Status.DERIVED:
             self.derived += 1
@@ -50,6 +53,7 @@ class Summary:
             "grounded": self.grounded,
             "derived": self.derived,
             "flagged": self.flagged,
+            "unjudgeable": self.unjudgeable,
             "candidates": self.candidates,
             "unsupported": self.unsupported,
             "derived_values": self.derived_values,

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 
 from grounding.assembly import Assembler, Event, Skipped
 from grounding.engine import JudgedAnswer, check_conversation
-from grounding.inputs import Problem, read_records
+from grounding.inputs import Problem, expand, read_records
 from grounding.report import Summary
 from grounding.settings import Settings
 
@@ -20,7 +20,7 @@ def judge_inputs(
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary."""
     assembler = Assembler(input_format)
-    for path in paths:
+    for path in expand(list(paths)):
         summary.files += 1
         for record in read_records(path):
             summary.records += 1

@@ -10,6 +10,7 @@ class Status(Enum):
     GROUNDED = "grounded"
     DERIVED = "derived"
     FLAGGED = "flagged"
+    UNJUDGEABLE = "unjudgeable"  # the evidence is not in the record: never reported as grounded
 
 
 COMPUTED_VIA = frozenset({"derived", "stated", "listed-total"})
@@ -34,6 +35,7 @@ class Verdict:
     unsupported: tuple[Finding, ...] = ()
     grounded_via: tuple[Finding, ...] = ()
     examples: tuple[Finding, ...] = ()
+    reason: str | None = None  # why an answer is unjudgeable
 
     @property
     def derived_values(self) -> int:

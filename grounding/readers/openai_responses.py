@@ -58,7 +58,12 @@ def read(record: object, source: str, line: int) -> Conversation:
             items.extend(result_items(entry.get("output"), arguments=entry.get("arguments")))
         elif kind == "message":
             items.append(_message(entry, sequence, position))
-    return Conversation(source, line, _id(body), tuple(items), "openai-responses")
+    unjudgeable = None
+    for key in ("previous_response_id", "conversation"):
+        if body.get(key):
+            unjudgeable = (f"{key} {body[key]!r}: the earlier turns, and their tool results, are held by the "
+                           "API and not in this record")
+    return Conversation(source, line, _id(body), tuple(items), "openai-responses", unjudgeable=unjudgeable)
 
 
 def _message(entry: dict, sequence: list, position: int) -> Item:

@@ -57,13 +57,25 @@ def any_value(value: object) -> object:
     return None
 
 
+_MODEL_CALLS = frozenset({"chat", "text_completion", "generate_content"})
+
+
 def kind_of(span: dict) -> str | None:
+    """Which convention a model-call span follows; None for spans that are not model calls."""
     attributes = span["attributes"]
     if "openinference.span.kind" in attributes:
-        return "openinference"
+        return "openinference" if attributes["openinference.span.kind"] == "LLM" else None
     if "gen_ai.input.messages" in attributes or "gen_ai.output.messages" in attributes:
         return "otel-genai"
+    if attributes.get("gen_ai.operation.name") in _MODEL_CALLS:
+        return "otel-genai"  # a model call whose content was not captured
     return None
+
+
+def has_content(span: dict) -> bool:
+    attributes = span["attributes"]
+    return any(key.startswith(("gen_ai.input.messages", "gen_ai.output.messages", "llm.input_messages",
+                               "llm.output_messages")) for key in attributes)
 
 
 def assemble(trace: list[dict], source: str, line: int, trace_id: str) -> Conversation:
@@ -79,7 +91,13 @@ def assemble(trace: list[dict], source: str, line: int, trace_id: str) -> Conver
         messages.extend(outputs)
     record = {"id": conversation_id or trace_id, "messages": messages}
     conversation = openai.read(record, source, line)
-    return Conversation(conversation.source, line, conversation.id, conversation.items, input_format)
+    missing = sum(1 for span in chats if not has_content(span))
+    unjudgeable = (
+        f"{missing} of {len(chats)} model calls of trace {trace_id} were recorded without their messages "
+        "(content capture is off): the evidence cannot be known"
+        if missing else None
+    )
+    return Conversation(conversation.source, line, conversation.id, conversation.items, input_format, unjudgeable)
 
 
 def _already_seen(messages: list[dict], inputs: list[dict]) -> int:

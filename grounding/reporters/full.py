@@ -26,15 +26,18 @@ class FullReporter:
 
     def answer(self, judged: JudgedAnswer) -> None:
         verdict = judged.verdict
-        if verdict.status is not Status.FLAGGED and not self.verbose:
+        if verdict.status not in (Status.FLAGGED, Status.UNJUDGEABLE) and not self.verbose:
             return
-        style = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green"}[verdict.status]
+        style = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
+                 Status.UNJUDGEABLE: "magenta"}[verdict.status]
         where = f"{judged.source}:{judged.line}"
         conversation = judged.conversation if judged.conversation is not None else "-"
         self.out.print(
             f"[bold]{escape(where)}[/] conversation {escape(conversation)} turn {judged.turn}: "
             f"[{style}]{verdict.status.value}[/] ({_count(verdict.candidates, 'value')} examined)"
         )
+        if verdict.reason:
+            self.out.print(f"  [magenta]cannot judge:[/] {escape(verdict.reason)}")
         for finding in verdict.unsupported:
             self.out.print(f"  [red]unsupported[/] {escape(finding.text)} ({finding.shape})")
             self.out.print(Text("    ") + _in_context(judged.text, finding.text, "bold red"))
@@ -54,6 +57,8 @@ class FullReporter:
             _count(summary.candidates, "value") + " examined",
             _count(summary.flagged, "answer") + f" flagged ({_count(summary.unsupported, 'unsupported value')})",
         ]
+        if summary.unjudgeable:
+            parts.append(_count(summary.unjudgeable, "answer") + " unjudgeable")
         if summary.derived:
             parts.append(_count(summary.derived, "answer") + " derived")
         if summary.examples:

@@ -42,6 +42,7 @@ def answer_json(judged: JudgedAnswer) -> dict:
         "evidence_truncated": False,  # the index has no ceiling (SPEC-READINGS §5.5)
         "grounded_via": [finding_json(f) for f in verdict.grounded_via],
         "examples": [finding_json(f) for f in verdict.examples],
+        **({"reason": verdict.reason} if verdict.reason is not None else {}),
     }
 
 
