@@ -12,7 +12,7 @@ from grounding import __version__
 from grounding.errors import GroundingError
 from grounding.exit_codes import ExitCode, exit_code
 from grounding.inputs import Problem, check_readable
-from grounding.readers import FORMAT_NAMES, resolve_format
+from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.report import Summary
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.runner import judge_inputs
@@ -103,6 +103,13 @@ def check(
         _fail(error)
     code = _run(inputs, settings, output_format, input_format, verbose)
     raise typer.Exit(int(code))
+
+
+@app.command()
+def formats() -> None:
+    """List the transcript formats ground reads, in the order it tries them on each record."""
+    for name, description in FORMAT_DESCRIPTIONS.items():
+        print(f"{name:<18} {description}")
 
 
 def _run(

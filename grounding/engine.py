@@ -22,6 +22,7 @@ class JudgedAnswer:
     turn: int
     text: str
     verdict: Verdict
+    input_format: str = ""  # the transcript format the conversation was read from
 
 
 def check_conversation(conversation: Conversation, settings: Settings) -> Iterator[JudgedAnswer]:
@@ -47,7 +48,9 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
             index.add(read_exempt(item.text, options))
         elif item.kind is Kind.ANSWER:
             verdict = judge_answer(item.text, index, settings)
-            yield JudgedAnswer(conversation.source, conversation.line, conversation.id, turn, item.text, verdict)
+            yield JudgedAnswer(
+                conversation.source, conversation.line, conversation.id, turn, item.text, verdict, conversation.input_format
+            )
             turn += 1
 
 
@@ -56,4 +59,6 @@ def _unjudgeable(conversation: Conversation) -> Iterator[JudgedAnswer]:
     verdict = Verdict(Status.UNJUDGEABLE, 0, reason=conversation.unjudgeable)
     answers = [item.text for item in conversation.items if item.kind is Kind.ANSWER] or [""]
     for turn, text in enumerate(answers):
-        yield JudgedAnswer(conversation.source, conversation.line, conversation.id, turn, text, verdict)
+        yield JudgedAnswer(
+            conversation.source, conversation.line, conversation.id, turn, text, verdict, conversation.input_format
+        )

@@ -16,7 +16,7 @@ from itertools import chain
 
 import regex
 
-from grounding import jsontext
+from grounding import jsontext, pyrepr
 from grounding.dates import prose_dates, twelve_hour_times
 from grounding.normalise import lookup_forms, normalise, spell_number
 from grounding.token_readings import TokenReader
@@ -209,12 +209,22 @@ _TEXT = object()  # marks a result that is read as text, not as a JSON document
 
 
 def _parse(text: str) -> object:
+    """A tool result's document: JSON, JSON encoded twice, or a Python repr; else it is text."""
+    stripped = text.lstrip()
+    if stripped[:1] == '"':
+        try:
+            inner = jsontext.parse(text)
+        except jsontext.NotJson:
+            return _TEXT
+        return _parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT
     if not jsontext.looks_like_json(text):
         return _TEXT
     try:
         return jsontext.parse(text)
     except jsontext.NotJson:
-        return _TEXT
+        pass
+    document = pyrepr.parse(text)
+    return _TEXT if document is None else document
 
 
 def _walk(document: object, reader: _Reader, *, totals: bool) -> None:

@@ -67,3 +67,17 @@ def _unrecognised(record: object) -> str:
 
 
 __all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "RecordError", "read_record", "resolve_format"]
+
+
+FORMAT_DESCRIPTIONS = {
+    "claude-code": "Claude Code session JSONL: records with type and sessionId, grouped by session per file",
+    "langchain": "LangChain messages_to_dict items ({type, data}) or dumpd constructors ({lc: 1, ...})",
+    "pydantic-ai": "pydantic-ai history: [{kind: request|response, parts: [{part_kind}]}]",
+    "gemini": "Gemini generateContent: contents[].parts with functionCall / functionResponse",
+    "bedrock-converse": "Bedrock Converse: single-key content blocks (text, toolUse, toolResult)",
+    "anthropic": "Anthropic Messages: top-level system, tool_use / tool_result blocks",
+    "openai-responses": "OpenAI Responses: instructions, input/output items, function_call_output",
+    "openai": "OpenAI Chat Completions: {messages: [{role, ...}]} or a bare messages array",
+    "otel-genai": "OTLP JSON spans with gen_ai.input.messages / gen_ai.output.messages, grouped by trace",
+    "openinference": "OTLP JSON spans with llm.input_messages.N.* attributes (OpenInference), grouped by trace",
+}

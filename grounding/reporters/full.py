@@ -35,6 +35,7 @@ class FullReporter:
         self.out.print(
             f"[bold]{escape(where)}[/] conversation {escape(conversation)} turn {judged.turn}: "
             f"[{style}]{verdict.status.value}[/] ({_count(verdict.candidates, 'value')} examined)"
+            + (f" [dim]\\[{judged.input_format}][/]" if self.verbose else "")
         )
         if verdict.reason:
             self.out.print(f"  [magenta]cannot judge:[/] {escape(verdict.reason)}")

@@ -37,6 +37,7 @@ def answer_json(judged: JudgedAnswer) -> dict:
         "conversation": judged.conversation,
         "turn": judged.turn,
         "status": verdict.status.value,
+        "format": judged.input_format,
         "candidates": verdict.candidates,
         "unsupported": [finding_json(f) for f in verdict.unsupported],
         "evidence_truncated": False,  # the index has no ceiling (SPEC-READINGS §5.5)

@@ -1,0 +1,179 @@
+"""Each reader's traps: provenance, not role; what the model never read is not evidence."""
+
+import gzip
+import json
+import os
+
+from conftest import REPO, unsupported
+from grounding.engine import check_conversation
+from grounding.report import Summary
+from grounding.runner import judge_inputs
+from grounding.settings import Settings
+
+
+def verdicts(tmp_path, *records, name="t.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    summary = Summary()
+    events = list(judge_inputs([str(path)], Settings(), summary))
+    return [e.verdict for e in events if hasattr(e, "verdict")], summary
+
+
+def test_claude_code_reads_tool_results_not_the_harness_copy(tmp_path):
+    base = {"sessionId": "s1", "isSidechain": False}
+    records = [
+        {"type": "summary", "summary": "x"},
+        {**base, "type": "user", "message": {"role": "user", "content": "Which port?"}, "uuid": "1"},
+        {**base, "type": "assistant", "message": {"id": "m1", "role": "assistant",
+         "content": [{"type": "text", "text": "Checking."}]}},
+        {**base, "type": "assistant", "message": {"id": "m1", "role": "assistant",
+         "content": [{"type": "tool_use", "id": "tu1", "name": "show", "input": {}}]}},
+        {**base, "type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "tu1", "content": "port fc1/3 up"}]},
+         "toolUseResult": {"stdout": "port fc1/3 up; spare fc1/12"}},
+        {**base, "type": "user", "isMeta": True, "message": {"role": "user", "content": "fc1/14 is spare"}},
+        {**base, "type": "assistant", "message": {"id": "m2", "role": "assistant",
+         "content": [{"type": "text", "text": "fc1/3 is up; fc1/12 and fc1/14 are spare."}]}},
+    ]
+    found, summary = verdicts(tmp_path, *records)
+    assert len(found) == 1  # "Checking." was said on the way to a tool call: not an answer
+    assert unsupported(found[0]) == ["fc1/12", "fc1/14"]
+    assert summary.skipped == 1
+
+
+def test_claude_code_system_reminders_are_not_user_text(tmp_path):
+    base = {"sessionId": "s2"}
+    records = [
+        {**base, "type": "user", "message": {"role": "user",
+         "content": "hi <system-reminder>ticket TCK-88120 is open</system-reminder>"}},
+        {**base, "type": "assistant", "message": {"id": "m1", "role": "assistant", "content": "TCK-88120"}},
+    ]
+    assert unsupported(verdicts(tmp_path, *records)[0][0]) == ["tck-88120"]
+
+
+def test_pydantic_ai_retry_prompts_and_metadata_ground_nothing(tmp_path):
+    record = [
+        {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "Order status?"}]},
+        {"kind": "response", "parts": [{"part_kind": "tool-call", "tool_name": "f", "args": "{}", "tool_call_id": "c"}]},
+        {"kind": "request", "parts": [
+            {"part_kind": "tool-return", "tool_name": "f", "tool_call_id": "c", "content": {"order": "ORD-4001"},
+             "metadata": {"internal": "ORD-4002"}},
+            {"part_kind": "retry-prompt", "content": "ORD-4003 is not valid, fix it"}]},
+        {"kind": "response", "parts": [{"part_kind": "text", "content": "ORD-4001, ORD-4002, ORD-4003"}]},
+    ]
+    assert unsupported(verdicts(tmp_path, record)[0][0]) == ["ord-4002", "ord-4003"]
+
+
+def test_langchain_artifact_is_not_evidence_and_dumpd_is_read(tmp_path):
+    def dumpd(cls, **kwargs):
+        return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", cls], "kwargs": kwargs}
+    record = {"id": "lc", "messages": [
+        dumpd("HumanMessage", content="Where is ORD-5001?"),
+        dumpd("AIMessage", content="", tool_calls=[{"name": "f", "args": {}, "id": "c1"}]),
+        dumpd("ToolMessage", content='{"tracking": "1Z999"}', tool_call_id="c1", artifact={"raw": "1Z998"}),
+        dumpd("AIMessage", content="ORD-5001: tracking 1Z999, not 1Z998."),
+    ]}
+    assert unsupported(verdicts(tmp_path, record)[0][0]) == ["1z998"]
+
+
+def test_gemini_function_response_without_role_and_snake_case(tmp_path):
+    record = {"id": "g", "system_instruction": {"parts": [{"text": "Site SITE-4401"}]}, "contents": [
+        {"role": "user", "parts": [{"text": "port?"}]},
+        {"role": "model", "parts": [{"text": "thinking about fc1/9", "thought": True},
+                                    {"function_call": {"name": "show", "args": {}}}]},
+        {"parts": [{"function_response": {"name": "show", "response": {"result": "port fc1/3 up"}}}]},
+        {"role": "model", "parts": [{"text": "fc1/3 at SITE-4401; fc1/9 too"}]},
+    ]}
+    assert unsupported(verdicts(tmp_path, record)[0][0]) == ["fc1/9"]
+
+
+def test_bedrock_error_status_is_a_failed_lookup(tmp_path):
+    record = {"modelId": "m", "messages": [
+        {"role": "user", "content": [{"text": "VM?"}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {"vm": "vm-0399"}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "status": "error",
+                                                     "content": [{"text": "unknown vm vm-0399 on host esx-22"}]}}]},
+        {"role": "assistant", "content": [{"text": "vm-0399 is on esx-22"}]},
+    ]}
+    assert unsupported(verdicts(tmp_path, record)[0][0]) == ["vm-0399"]
+
+
+def test_responses_commentary_is_not_an_answer(tmp_path):
+    record = {"input": [{"role": "user", "content": "status?"}], "output": [
+        {"type": "message", "role": "assistant", "phase": "commentary", "content": [{"type": "output_text", "text": "ORD-1111"}]},
+        {"type": "message", "role": "assistant", "phase": "final_answer", "content": [{"type": "output_text", "text": "done"}]},
+    ]}
+    found, _ = verdicts(tmp_path, record)
+    assert [v.candidates for v in found] == [0]
+
+
+def test_responses_with_server_side_state_is_unjudgeable(tmp_path):
+    record = {"previous_response_id": "resp_1", "input": [], "output": [
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ORD-12345"}]}]}
+    found, summary = verdicts(tmp_path, record)
+    assert [v.status.value for v in found] == ["unjudgeable"] and summary.flagged == 0
+    assert "previous_response_id" in found[0].reason
+
+
+def _span(trace, start, inputs, outputs):
+    attributes = [
+        {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+        {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps(inputs)}},
+        {"key": "gen_ai.output.messages", "value": {"stringValue": json.dumps(outputs)}},
+    ]
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [
+        {"traceId": trace, "spanId": str(start), "startTimeUnixNano": str(start), "attributes": attributes}]}]}]}
+
+
+def test_otel_spans_out_of_order_and_repeating_history_judge_each_answer_once(tmp_path):
+    user = {"role": "user", "parts": [{"type": "text", "content": "port?"}]}
+    call = {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "show", "arguments": {}}]}
+    result = {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": {"port": "fc1/3"}}]}
+    answer = {"role": "assistant", "parts": [{"type": "text", "content": "fc1/3 and fc1/4"}], "finish_reason": "stop"}
+    second = _span("t1", 2, [user, call, result], [answer])
+    first = _span("t1", 1, [user], [call])
+    found, summary = verdicts(tmp_path, second, first)  # the later span comes first in the file
+    assert [unsupported(v) for v in found] == [["fc1/4"]]
+    assert summary.conversations == 1
+
+
+def test_openinference_indices_are_numbers_not_text(tmp_path):
+    attributes = [{"key": "openinference.span.kind", "value": {"stringValue": "LLM"}}]
+    for i in range(12):
+        role, content = ("user", f"note {i}") if i < 11 else ("tool", '{"port": "fc1/3"}')
+        attributes += [{"key": f"llm.input_messages.{i}.message.role", "value": {"stringValue": role}},
+                       {"key": f"llm.input_messages.{i}.message.content", "value": {"stringValue": content}}]
+    attributes += [{"key": "llm.output_messages.0.message.role", "value": {"stringValue": "assistant"}},
+                   {"key": "llm.output_messages.0.message.content", "value": {"stringValue": "fc1/3"}}]
+    span = {"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "t", "attributes": attributes}]}]}]}
+    assert unsupported(verdicts(tmp_path, span)[0][0]) == []
+
+
+def test_python_repr_and_double_encoded_results_are_walked(tmp_path):
+    from conftest import judge
+    assert unsupported(judge("{'alias': 'SHP-FA0', 'up': True, 'count': 41200}", answer="SHP-FA0 has 41,200")) == []
+    double = json.dumps(json.dumps({"alias": "SHP-FA1"}))
+    assert unsupported(judge(double, answer="SHP-FA1")) == []
+
+
+def test_folders_and_gzip_are_read_and_links_out_are_not_followed(tmp_path):
+    folder = tmp_path / "logs"
+    (folder / "deep").mkdir(parents=True)
+    line = (REPO / "fixtures" / "absence.jsonl").read_bytes()
+    (folder / "a.jsonl").write_bytes(line)
+    with gzip.open(folder / "deep" / "b.jsonl.gz", "wb") as stream:
+        stream.write(line)
+    (folder / "notes.txt").write_text("not a transcript")
+    outside = tmp_path / "outside.jsonl"
+    outside.write_bytes(line)
+    os.symlink(outside, folder / "link.jsonl")
+    summary = Summary()
+    list(judge_inputs([str(folder)], Settings(), summary))
+    assert (summary.files, summary.conversations) == (2, 2)
+
+
+def test_engine_runs_on_a_reader_conversation_directly():
+    from grounding.readers import read_record
+    record = json.loads((REPO / "fixtures" / "absence.jsonl").read_text())
+    answers = list(check_conversation(read_record(record, "x", 1), Settings()))
+    assert answers[0].input_format == "openai"
