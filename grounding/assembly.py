@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from grounding.inputs import Problem, Record
 from grounding.model import Conversation
 from grounding.readers import RecordError, read_record, resolve_format
-from grounding.readers import claude_code, otlp
+from grounding.readers import agents_sdk, claude_code, langfuse, langsmith, otel_events, otlp
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,24 +30,37 @@ class Skipped:
 Event = Conversation | Problem | Skipped
 
 
+# Formats whose conversations are spread over records of one trace: (name, module), tried in this order.
+TRACE_FORMATS = (
+    ("otel-genai", otlp),  # OTLP spans; OpenInference spans are told apart per span
+    ("otel-genai-events", otel_events),
+    ("openai-agents", agents_sdk),
+    ("langsmith", langsmith),
+    ("langfuse", langfuse),
+)
+_TRACE_ALIASES = {"openinference": "otel-genai"}
+
+
 class Assembler:
     def __init__(self, input_format: str | None = None) -> None:
         self.input_format = resolve_format(input_format) if input_format else None
         self._sessions: dict[tuple[str, str], list[tuple[int, dict]]] = {}
-        self._traces: dict[str, tuple[str, int, list[dict]]] = {}
+        self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
 
     def feed(self, record: Record) -> Iterator[Event]:
         value, source, line = record.value, record.source, record.line
-        forced = self.input_format
+        forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
         if forced == "claude-code" or (forced is None and claude_code.recognises(value)):
             yield from self._session_record(value, source, line)
-        elif forced in ("otel-genai", "openinference") or (forced is None and otlp.recognises(value)):
-            yield from self._span_record(value, source, line)
-        else:
-            try:
-                yield read_record(value, source, line, forced)
-            except RecordError as error:
-                yield Problem(source, line, str(error))
+            return
+        for name, module in TRACE_FORMATS:
+            if forced == name or (forced is None and module.recognises(value)):
+                yield from self._trace_record(name, module, value, source, line)
+                return
+        try:
+            yield read_record(value, source, line, forced)
+        except RecordError as error:
+            yield Problem(source, line, str(error))
 
     def end_of_source(self, source: str) -> Iterator[Event]:
         """A file ended: its Claude Code sessions are complete."""
@@ -57,9 +70,10 @@ class Assembler:
 
     def finish(self) -> Iterator[Event]:
         """The input ended: every trace is complete."""
-        for trace_id, (source, line, spans) in self._traces.items():
+        modules = dict(TRACE_FORMATS)
+        for (name, trace_id), (source, line, entries) in self._traces.items():
             try:
-                yield otlp.assemble(spans, source, line, trace_id)
+                yield modules[name].assemble(entries, source, line, trace_id)
             except RecordError as error:
                 yield Problem(source, line, f"trace {trace_id}: {error}")
         self._traces.clear()
@@ -74,19 +88,20 @@ class Assembler:
             return
         self._sessions.setdefault((source, key), []).append((line, value))
 
-    def _span_record(self, value: object, source: str, line: int) -> Iterator[Event]:
+    def _trace_record(self, name: str, module, value: object, source: str, line: int) -> Iterator[Event]:
         if not isinstance(value, dict):
-            yield Problem(source, line, "an OTLP record must be a JSON object")
+            yield Problem(source, line, f"a {name} record must be a JSON object")
             return
-        chat_spans = 0
-        for span in otlp.spans(value):
-            if otlp.kind_of(span) is None:
-                continue
-            chat_spans += 1
-            trace_id = str(span.get("traceId"))
-            entry = self._traces.get(trace_id)
-            if entry is None:
-                entry = self._traces[trace_id] = (source, line, [])
-            entry[2].append(span)
-        if not chat_spans:
-            yield Skipped(source, line, "OTLP record with no GenAI or OpenInference model-call span")
+        try:
+            found = module.entries(value)
+        except RecordError as error:
+            yield Problem(source, line, str(error))
+            return
+        if not found:
+            yield Skipped(source, line, f"{name} record with no model call in it")
+            return
+        for trace_id, entry in found:
+            key = (name, trace_id)
+            if key not in self._traces:
+                self._traces[key] = (source, line, [])
+            self._traces[key][2].append(entry)

@@ -108,8 +108,8 @@ def check(
 @app.command()
 def formats() -> None:
     """List the transcript formats ground reads, in the order it tries them on each record."""
-    for name, description in FORMAT_DESCRIPTIONS.items():
-        print(f"{name:<18} {description}")
+    for name in FORMAT_NAMES:
+        print(f"{name:<18} {FORMAT_DESCRIPTIONS[name]}")
 
 
 def _run(

@@ -177,3 +177,95 @@ def test_engine_runs_on_a_reader_conversation_directly():
     record = json.loads((REPO / "fixtures" / "absence.jsonl").read_text())
     answers = list(check_conversation(read_record(record, "x", 1), Settings()))
     assert answers[0].input_format == "openai"
+
+
+def _otlp_log(trace, span, time, name, body):
+    kv = [{"key": k, "value": {"stringValue": v} if isinstance(v, str) else v} for k, v in body.items()]
+    return {"timeUnixNano": str(time), "eventName": name, "traceId": trace, "spanId": span,
+            "body": {"kvlistValue": {"values": kv}}}
+
+
+def test_otel_event_conventions(tmp_path):
+    calls = {"arrayValue": {"values": [{"kvlistValue": {"values": [
+        {"key": "id", "value": {"stringValue": "c1"}}, {"key": "type", "value": {"stringValue": "function"}},
+        {"key": "function", "value": {"kvlistValue": {"values": [
+            {"key": "name", "value": {"stringValue": "show"}},
+            {"key": "arguments", "value": {"stringValue": "{}"}}]}}}]}}]}}
+    logs = [
+        _otlp_log("t", "s1", 1, "gen_ai.user.message", {"content": "port?"}),
+        _otlp_log("t", "s1", 2, "gen_ai.choice", {"message": {"kvlistValue": {"values": [
+            {"key": "tool_calls", "value": calls}]}}}),
+        _otlp_log("t", "s2", 3, "gen_ai.user.message", {"content": "port?"}),
+        _otlp_log("t", "s2", 4, "gen_ai.assistant.message", {"tool_calls": calls}),
+        _otlp_log("t", "s2", 5, "gen_ai.tool.message", {"content": '{"port": "fc1/3"}', "id": "c1"}),
+        _otlp_log("t", "s2", 6, "gen_ai.choice", {"message": {"kvlistValue": {"values": [
+            {"key": "content", "value": {"stringValue": "fc1/3 and fc1/4"}}]}}}),
+    ]
+    record = {"resourceLogs": [{"scopeLogs": [{"logRecords": logs}]}]}
+    found, summary = verdicts(tmp_path, record)
+    assert [unsupported(v) for v in found] == [["fc1/4"]] and summary.conversations == 1
+
+
+def test_agents_sdk_generation_spans_and_response_only_traces(tmp_path):
+    generation = {"object": "trace.span", "trace_id": "tr1", "started_at": "2026-01-01T00:00:01Z", "span_data": {
+        "type": "generation",
+        "input": [{"role": "user", "content": "port?"},
+                  {"role": "assistant", "content": None, "tool_calls": [
+                      {"id": "c1", "type": "function", "function": {"name": "show", "arguments": "{}"}}]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "{'port': 'fc1/3'}"}],
+        "output": [{"role": "assistant", "content": "fc1/3 and fc1/5"}]}}
+    response_only = {"object": "trace.span", "trace_id": "tr2", "span_data": {"type": "response", "response_id": "r"}}
+    found, _ = verdicts(tmp_path, {"object": "trace", "id": "tr1"}, generation, response_only)
+    assert [(v.status.value, unsupported(v)) for v in found] == [("flagged", ["fc1/5"]), ("unjudgeable", [])]
+
+
+def test_langsmith_llm_runs(tmp_path):
+    def lc(cls, **kwargs):
+        return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", cls], "kwargs": kwargs}
+    first = {"id": "r2", "trace_id": "r0", "run_type": "llm", "dotted_order": "a.1",
+             "inputs": {"messages": [[lc("HumanMessage", content="port?")]]},
+             "outputs": {"generations": [[{"message": lc("AIMessage", content="", tool_calls=[
+                 {"name": "show", "args": {}, "id": "c1"}])}]]}}
+    tool = {"id": "r3", "trace_id": "r0", "run_type": "tool", "dotted_order": "a.2", "outputs": {"output": "x"}}
+    second = {"id": "r4", "trace_id": "r0", "run_type": "llm", "dotted_order": "a.3",
+              "inputs": {"messages": [[lc("HumanMessage", content="port?"),
+                                       lc("AIMessage", content="", tool_calls=[{"name": "show", "args": {}, "id": "c1"}]),
+                                       lc("ToolMessage", content='{"port": "fc1/3"}', tool_call_id="c1")]]},
+              "outputs": {"generations": [[{"text": "fc1/3 and fc1/6"}]]}}
+    found, summary = verdicts(tmp_path, second, tool, first)
+    assert [unsupported(v) for v in found] == [["fc1/6"]] and summary.skipped == 1
+
+
+def test_langfuse_generations_and_omitted_payloads(tmp_path):
+    generation = {"id": "o3", "traceId": "tr", "type": "GENERATION", "startTime": "2026-01-01T00:00:03Z",
+                  "input": json.dumps([{"role": "user", "content": "port?"},
+                                       {"role": "tool", "tool_call_id": "c1", "content": '{"port": "fc1/3"}'}]),
+                  "output": {"role": "assistant", "content": "fc1/3 and fc1/7"}}
+    omitted = {"id": "o4", "traceId": "tr2", "type": "GENERATION", "input": None, "output": {"content": "fc1/8"}}
+    found, _ = verdicts(tmp_path, {"observations": [generation]}, omitted)
+    assert [(v.status.value, unsupported(v)) for v in found] == [("flagged", ["fc1/7"]), ("unjudgeable", [])]
+
+
+def test_mlflow_trace_with_json_encoded_attributes(tmp_path):
+    chat = {"name": "chat", "span_id": "a1", "attributes": {
+        "mlflow.spanType": json.dumps("CHAT_MODEL"),
+        "mlflow.spanInputs": json.dumps({"messages": [
+            {"role": "user", "content": "port?"},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"port": "fc1/3"}'}]}),
+        "mlflow.spanOutputs": json.dumps({"choices": [{"message": {"role": "assistant", "content": "fc1/3, fc1/9"}}]})}}
+    record = {"info": {"trace_id": "tr-1"}, "data": {"spans": [chat]}}
+    found, _ = verdicts(tmp_path, record)
+    assert [unsupported(v) for v in found] == [["fc1/9"]]
+
+
+def test_llamaindex_chat_messages(tmp_path):
+    record = [
+        {"role": "user", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": "port?"}]},
+        {"role": "assistant", "additional_kwargs": {"tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "show", "arguments": "{}"}}]}, "blocks": []},
+        {"role": "tool", "additional_kwargs": {"tool_call_id": "c1"},
+         "blocks": [{"block_type": "text", "text": '{"port": "fc1/3"}'}]},
+        {"role": "assistant", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": "fc1/3 fc1/11"}]},
+    ]
+    found, _ = verdicts(tmp_path, record)
+    assert [unsupported(v) for v in found] == [["fc1/11"]]

@@ -9,18 +9,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from grounding.model import Conversation
-from grounding.readers import anthropic, bedrock, gemini, langchain, openai, openai_responses, pydantic_ai
+from grounding.readers import (
+    anthropic, bedrock, gemini, langchain, llamaindex, mlflow, openai, openai_responses, pydantic_ai,
+)
 from grounding.readers.common import RecordError
 
 Reader = Callable[[object, str, int], Conversation]
 
 _MODULES = {
+    "mlflow": mlflow,  # {"info": …, "data": {"spans": […]}}
     "langchain": langchain,  # {"type": "human", "data": …} or dumpd constructors
     "pydantic-ai": pydantic_ai,  # [{"kind": "request", "parts": […]}, …]
     "gemini": gemini,  # contents[].parts
     "bedrock-converse": bedrock,  # single-key content blocks: toolUse, toolResult
     "anthropic": anthropic,  # top-level system, tool_use / tool_result blocks
     "openai-responses": openai_responses,  # function_call / function_call_output items
+    "llamaindex": llamaindex,  # ChatMessage: role with blocks[] / additional_kwargs
     "openai": openai,  # {"messages": [{"role": …}]} or a bare messages array
 }
 READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.items()}
@@ -29,8 +33,9 @@ _RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
 ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
            "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code"}
 # Formats whose conversations span several records; the assembler groups them.
-GROUPED_FORMATS = ("claude-code", "otel-genai", "openinference")
-FORMAT_NAMES = (*GROUPED_FORMATS[:1], *DETECTION_ORDER, *GROUPED_FORMATS[1:])
+GROUPED_FORMATS = ("claude-code", "otel-genai", "openinference", "otel-genai-events", "openai-agents",
+                   "langsmith", "langfuse")
+FORMAT_NAMES = (*GROUPED_FORMATS, *DETECTION_ORDER)  # the order records are tried in
 
 
 def resolve_format(name: str) -> str:
@@ -80,4 +85,10 @@ FORMAT_DESCRIPTIONS = {
     "openai": "OpenAI Chat Completions: {messages: [{role, ...}]} or a bare messages array",
     "otel-genai": "OTLP JSON spans with gen_ai.input.messages / gen_ai.output.messages, grouped by trace",
     "openinference": "OTLP JSON spans with llm.input_messages.N.* attributes (OpenInference), grouped by trace",
+    "otel-genai-events": "OTLP JSON log records gen_ai.*.message / gen_ai.choice (conventions <= 1.36), by trace",
+    "openai-agents": "OpenAI Agents SDK spans {object: trace.span, span_data}, grouped by trace",
+    "langsmith": "LangSmith runs (run_type, dotted_order), grouped by trace",
+    "langfuse": "Langfuse observations (GENERATION, TOOL, ... with traceId), grouped by trace",
+    "mlflow": "MLflow traces {info, data: {spans}} with mlflow.spanInputs / mlflow.spanOutputs",
+    "llamaindex": "LlamaIndex ChatMessage lists: role with blocks[].block_type and additional_kwargs",
 }

@@ -20,7 +20,7 @@ _CLASS_TYPES = {"SystemMessage": "system", "HumanMessage": "human", "AIMessage":
 
 def recognises(record: object) -> bool:
     messages = _messages(record)
-    return bool(messages) and all(_unpacked(m) is not None for m in messages)
+    return bool(messages) and all(unpack(m) is not None for m in messages)
 
 
 def read(record: object, source: str, line: int) -> Conversation:
@@ -30,7 +30,7 @@ def read(record: object, source: str, line: int) -> Conversation:
     items: list[Item] = []
     ledger = CallLedger()
     for index, raw in enumerate(messages):
-        unpacked = _unpacked(raw)
+        unpacked = unpack(raw)
         if unpacked is None:
             raise RecordError(f"messages[{index}] is not a LangChain message")
         kind, data = unpacked
@@ -39,9 +39,9 @@ def read(record: object, source: str, line: int) -> Conversation:
         if role == "system" or role == "user":
             items.append(user_text(text_of_parts(content)))
         elif role == "assistant":
-            calls = _calls(data)
-            if calls:
-                ledger.add_turn(calls)
+            made = calls(data)
+            if made:
+                ledger.add_turn(made)
                 items.append(Item(Kind.NEITHER, ""))
             else:
                 items.append(Item(Kind.ANSWER, text_of_parts(content)))
@@ -60,7 +60,7 @@ def _messages(record: object) -> list | None:
     return record if isinstance(record, list) else None
 
 
-def _unpacked(message: object) -> tuple[str, dict] | None:
+def unpack(message: object) -> tuple[str, dict] | None:
     """(type, fields) of one serialised message, whichever of the three spellings it uses."""
     if not isinstance(message, dict):
         return None
@@ -75,7 +75,7 @@ def _unpacked(message: object) -> tuple[str, dict] | None:
     return None
 
 
-def _calls(data: dict) -> list[tuple[object, object, str | None]]:
+def calls(data: dict) -> list[tuple[object, object, str | None]]:
     calls = data.get("tool_calls")
     if isinstance(calls, list) and calls:
         return [(c.get("id"), c.get("name"), arguments_text(c.get("args"))) for c in calls if isinstance(c, dict)]

@@ -14,7 +14,7 @@ import json
 import re
 
 from grounding.model import Conversation
-from grounding.readers import openai
+from grounding.readers.calls import ModelCall, conversation_from_calls
 from grounding.readers.common import RecordError
 
 _OPENINFERENCE_INDEX = re.compile(r"^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$")
@@ -79,36 +79,16 @@ def has_content(span: dict) -> bool:
 
 
 def assemble(trace: list[dict], source: str, line: int, trace_id: str) -> Conversation:
-    """One conversation from the chat spans of one trace."""
-    chats = sorted((s for s in trace if kind_of(s)), key=lambda s: s["start"])
-    messages: list[dict] = []
-    conversation_id = None
-    input_format = "otel-genai"
-    for span in chats:
-        input_format = kind_of(span) or input_format
-        inputs, outputs, conversation_id = _messages_of(span, input_format, conversation_id)
-        messages.extend(inputs[_already_seen(messages, inputs) :])
-        messages.extend(outputs)
-    record = {"id": conversation_id or trace_id, "messages": messages}
-    conversation = openai.read(record, source, line)
-    missing = sum(1 for span in chats if not has_content(span))
-    unjudgeable = (
-        f"{missing} of {len(chats)} model calls of trace {trace_id} were recorded without their messages "
-        "(content capture is off): the evidence cannot be known"
-        if missing else None
-    )
-    return Conversation(conversation.source, line, conversation.id, conversation.items, input_format, unjudgeable)
-
-
-def _already_seen(messages: list[dict], inputs: list[dict]) -> int:
-    """How many of a span's input messages earlier spans already showed (the history it repeats).
-
-    When the history was truncated or compacted, only what follows its last
-    assistant message is new: an answer is never judged twice.
-    """
-    if inputs[: len(messages)] == messages[: len(inputs)]:
-        return min(len(messages), len(inputs))
-    return max((i + 1 for i, m in enumerate(inputs) if m.get("role") == "assistant"), default=0)
+    """One conversation from the model-call spans of one trace."""
+    calls, input_format = [], "otel-genai"
+    for span in trace:
+        kind = kind_of(span)
+        if kind is None:
+            continue
+        input_format = kind
+        inputs, outputs, conversation_id = _messages_of(span, kind, None)
+        calls.append(ModelCall(span["start"], inputs, outputs, conversation_id, has_content(span)))
+    return conversation_from_calls(calls, source, line, trace_id, input_format)
 
 
 def _messages_of(span: dict, input_format: str, conversation_id: object) -> tuple[list[dict], list[dict], object]:
@@ -213,3 +193,8 @@ def _flat_message(fields: dict) -> dict:
         message["tool_calls"] = [calls[i] for i in sorted(calls)]
     message.setdefault("content", None)
     return message
+
+
+def entries(record: dict) -> list[tuple[str, dict]]:
+    """(trace id, span) for every model-call span of one TracesData record."""
+    return [(str(span.get("traceId")), span) for span in spans(record) if kind_of(span)]

@@ -1,0 +1,30 @@
+"""LangSmith run export: runs with ``run_type`` and ``dotted_order``, grouped by trace.
+
+An ``llm`` run's ``inputs.messages`` holds the prompt (LangChain serialised
+messages or OpenAI messages, often one list per batch item) and its
+``outputs.generations`` the reply.
+"""
+
+from __future__ import annotations
+
+from grounding.model import Conversation
+from grounding.readers.calls import ModelCall, conversation_from_calls
+from grounding.readers.messages import as_chat_messages, output_message
+
+
+def recognises(record: object) -> bool:
+    return isinstance(record, dict) and "run_type" in record and ("dotted_order" in record or "trace_id" in record)
+
+
+def entries(record: dict) -> list[tuple[str, dict]]:
+    return [(str(record.get("trace_id") or record.get("id")), record)] if record.get("run_type") == "llm" else []
+
+
+def assemble(runs: list[dict], source: str, line: int, trace_id: str) -> Conversation:
+    calls = []
+    for run in runs:
+        inputs = as_chat_messages(run.get("inputs")) or []
+        outputs = output_message(run.get("outputs")) if run.get("outputs") is not None else []
+        calls.append(ModelCall(str(run.get("dotted_order") or run.get("start_time") or ""), inputs, outputs,
+                               captured=run.get("inputs") is not None))
+    return conversation_from_calls(calls, source, line, trace_id, "langsmith")
