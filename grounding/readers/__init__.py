@@ -59,6 +59,12 @@ def read_record(record: object, source: str, line: int, input_format: str | None
 
 
 def _unrecognised(record: object) -> str:
+    if isinstance(record, dict) and (record.get("object") == "chat.completion" or "choices" in record
+                                     or "candidates" in record
+                                     or (record.get("type") == "message" and record.get("role") == "assistant")
+                                     or isinstance(record.get("output"), dict)):
+        return ("an API response: it holds only the model's reply, not the conversation it read; "
+                "check the request that carries the messages (with the reply appended) instead")
     if isinstance(record, dict):
         keys = ", ".join(repr(key) for key in list(record)[:8]) or "none"
         return (

@@ -20,10 +20,8 @@ def recognises(record: object) -> bool:
     if not isinstance(record, dict):
         return False
     contents = record.get("contents")
-    if isinstance(contents, list) and contents and all(isinstance(c, dict) and "parts" in c for c in contents):
-        return True
-    candidates = record.get("candidates")
-    return isinstance(candidates, list) and bool(candidates) and isinstance(candidates[0], dict) and "content" in candidates[0]
+    # a response alone ({"candidates": […]}) holds only the reply: it is reported as an API response
+    return isinstance(contents, list) and bool(contents) and all(isinstance(c, dict) and "parts" in c for c in contents)
 
 
 def read(record: object, source: str, line: int) -> Conversation:

@@ -12,7 +12,10 @@ _FOREIGN_BLOCKS = frozenset({"tool_use", "tool_result"})
 
 def recognises(record: object) -> bool:
     messages = _messages_of(record)
-    return isinstance(messages, list) and all(isinstance(m, dict) and "role" in m for m in messages)
+    # OTel GenAI messages also have a role, but keep their text in "parts"
+    return isinstance(messages, list) and all(
+        isinstance(m, dict) and "role" in m and not ("parts" in m and "content" not in m) for m in messages
+    )
 
 
 def read(record: object, source: str, line: int) -> Conversation:

@@ -46,6 +46,7 @@ class FullReporter:
             self.out.print(f"  [dim]{finding.via}[/] {escape(finding.text)}{escape(_how(finding))}")
         for finding in verdict.examples:
             self.out.print(f"  [cyan]example[/] {escape(finding.text)} (not a claim; never fails the answer)")
+        self.out.file.flush()  # a finding shows as soon as it is made, also at the head of a long pipe
 
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
