@@ -14,8 +14,17 @@ from dataclasses import dataclass
 
 from grounding.inputs import Problem, Record
 from grounding.model import Conversation
-from grounding.readers import RecordError, read_record, resolve_format
-from grounding.readers import agents_sdk, claude_code, langfuse, langsmith, otel_events, otlp
+from grounding.readers import (
+    RecordError,
+    agents_sdk,
+    claude_code,
+    langfuse,
+    langsmith,
+    otel_events,
+    otlp,
+    read_record,
+    resolve_format,
+)
 
 
 @dataclass(frozen=True, slots=True)

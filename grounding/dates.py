@@ -6,8 +6,8 @@ A tool result's ``2024-05-14T16:03:16Z`` grounds ``2024-05-14``, ``2024``,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import regex

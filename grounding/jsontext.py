@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-import regex
-
-from grounding.normalise import spell_decimal
-
 # The one core module that imports orjson: tool results are most of the bytes a
 # run reads, and parsing them is most of its time (STYLE keeps orjson at the
 # edges; speed is the reason for this exception).
 import orjson
+import regex
+
+from grounding.normalise import spell_decimal
 
 _LONG_LITERAL = regex.compile(r"[\d.]{16,}")
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}

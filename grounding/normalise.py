@@ -6,11 +6,10 @@ reads, so a difference of spelling never decides a verdict.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-
-import re
 
 import regex
 

@@ -8,12 +8,17 @@ into an index is a few calls into C.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
-import re
-
 from grounding.dates import date_parts
-from grounding.normalise import canonical, is_number, lookup_forms, normalise, spell_number
+from grounding.normalise import (
+    canonical,
+    is_number,
+    lookup_forms,
+    normalise,
+    spell_number,
+)
 from grounding.tokens import split_run
 from grounding.units import split_unit
 from grounding.values import classify

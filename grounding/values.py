@@ -7,11 +7,10 @@ parts of composites (§9.13), with the digit bar alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-
-import re
 
 from grounding.normalise import digit_count, lookup_forms, spell_number
 from grounding.settings import Settings

@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from conftest import REPO
 from typer.testing import CliRunner
 
-from conftest import REPO
 from grounding.cli import app
 
 runner = CliRunner()

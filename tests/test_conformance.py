@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import SHARED
 
 RUNNER = SHARED / "conformance" / "run_conformance.py"

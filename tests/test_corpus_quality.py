@@ -7,8 +7,8 @@ commit.
 """
 
 import pytest
-
 from conftest import SHARED
+
 from grounding.quality import measure_dev, measure_injected
 from grounding.settings import build_settings
 

@@ -7,8 +7,8 @@ in 10 formats; ``expected.json`` lists each one's final answers.
 import json
 
 import pytest
-
 from conftest import SHARED
+
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary

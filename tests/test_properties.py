@@ -2,10 +2,10 @@
 
 import json
 
+from conftest import judge
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import judge
 from grounding.normalise import normalise
 from grounding.tokens import token_texts
 

@@ -5,6 +5,7 @@ import json
 import os
 
 from conftest import REPO, unsupported
+
 from grounding.engine import check_conversation
 from grounding.report import Summary
 from grounding.runner import judge_inputs

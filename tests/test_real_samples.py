@@ -2,8 +2,8 @@
 are pinned. Each was read by hand when it was pinned: see the comments."""
 
 import pytest
-
 from conftest import SHARED
+
 from grounding.inputs import Problem
 from grounding.report import Summary
 from grounding.runner import judge_inputs

@@ -1,7 +1,6 @@
 """SPEC §9 rules 9–13: arithmetic the answer shows, prose dates, masks, examples, composites."""
 
 import pytest
-
 from conftest import judge, unsupported, via
 
 CHARGES = {"line": "MOB-66120", "line_rental": 318, "roaming": 274, "device_instalment": 509}

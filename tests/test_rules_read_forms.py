@@ -1,7 +1,6 @@
 """SPEC §9 rules 1–8: each pins what it now grounds and what it still refuses."""
 
 import pytest
-
 from conftest import judge, unsupported, via
 
 
@@ -100,6 +99,7 @@ def test_failed_lookups(arguments, result, answer, expected_unsupported):
 
 def test_failed_lookup_with_is_error_keeps_what_it_says_beyond_the_arguments():
     import json
+
     from conftest import verdict_of
     record = {"id": "t", "messages": [
         {"role": "user", "content": "meter?"},

@@ -10,7 +10,15 @@ from collections.abc import Callable
 
 from grounding.model import Conversation
 from grounding.readers import (
-    anthropic, bedrock, gemini, langchain, llamaindex, mlflow, openai, openai_responses, pydantic_ai,
+    anthropic,
+    bedrock,
+    gemini,
+    langchain,
+    llamaindex,
+    mlflow,
+    openai,
+    openai_responses,
+    pydantic_ai,
 )
 from grounding.readers.common import RecordError
 

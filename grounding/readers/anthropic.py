@@ -7,7 +7,14 @@ the user's own ``text`` blocks beside them are exempt.
 from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import RecordError, arguments_text, expect_dict, expect_list, record_id, user_text
+from grounding.readers.common import (
+    RecordError,
+    arguments_text,
+    expect_dict,
+    expect_list,
+    record_id,
+    user_text,
+)
 
 _ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"})
 

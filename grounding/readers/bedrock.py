@@ -6,7 +6,15 @@ Like Anthropic, tool results live inside ``role: user`` turns.
 from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import CallLedger, RecordError, arguments_text, expect_dict, expect_list, user_text
+from grounding.readers.common import (
+    CallLedger,
+    RecordError,
+    arguments_text,
+    conversation_id_in,
+    expect_dict,
+    expect_list,
+    user_text,
+)
 
 _BEDROCK_KEYS = frozenset({"toolUse", "toolResult", "reasoningContent", "guardContent", "cachePoint"})
 
@@ -43,7 +51,7 @@ def read(record: object, source: str, line: int) -> Conversation:
             items.append(_assistant(blocks, ledger))
         else:
             items.extend(_user(blocks, ledger))
-    return Conversation(source, line, _id(body), tuple(items), "bedrock-converse")
+    return Conversation(source, line, conversation_id_in(body, "requestMetadata"), tuple(items), "bedrock-converse")
 
 
 def _assistant(blocks: list[dict], ledger: CallLedger) -> Item:
@@ -75,13 +83,6 @@ def _user(blocks: list[dict], ledger: CallLedger) -> list[Item]:
                 elif isinstance(part.get("text"), str):
                     items.append(Item(Kind.EVIDENCE, part["text"], is_error=failed, call_arguments=arguments))
     return items
-
-
-def _id(body: dict) -> str | None:
-    metadata = body.get("requestMetadata")
-    if isinstance(metadata, dict) and metadata.get("conversation_id") is not None:
-        return str(metadata["conversation_id"])
-    return None if body.get("id") is None else str(body["id"])
 
 
 __all__ = ["RecordError", "read", "recognises"]

@@ -42,6 +42,14 @@ def expect_dict(value: object, where: str) -> dict:
     return value
 
 
+def conversation_id_in(body: dict, metadata_key: str) -> str | None:
+    """A conversation id kept in a metadata object (``metadata.conversation_id``), else the record's id."""
+    metadata = body.get(metadata_key)
+    if isinstance(metadata, dict) and metadata.get("conversation_id") is not None:
+        return str(metadata["conversation_id"])
+    return record_id(body)
+
+
 def record_id(record: object) -> str | None:
     if isinstance(record, dict):
         value = record.get("id")

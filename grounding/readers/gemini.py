@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
 from grounding.readers.common import (
-    CallLedger, RecordError, arguments_text, expect_dict, expect_list, result_items, user_text,
+    CallLedger,
+    RecordError,
+    arguments_text,
+    expect_dict,
+    expect_list,
+    result_items,
+    user_text,
 )
 
 _MODEL_ROLES = frozenset({"model", "assistant"})

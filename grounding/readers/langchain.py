@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
 from grounding.readers.common import (
-    CallLedger, RecordError, arguments_text, expect_dict, result_items, text_of_parts, user_text,
+    CallLedger,
+    RecordError,
+    arguments_text,
+    expect_dict,
+    result_items,
+    text_of_parts,
+    user_text,
 )
 
 _TYPES = {"system": "system", "human": "user", "user": "user", "ai": "assistant", "assistant": "assistant",

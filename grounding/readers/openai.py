@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import RecordError, arguments_text, expect_dict, record_id, result_items, user_text
+from grounding.readers.common import (
+    RecordError,
+    arguments_text,
+    expect_dict,
+    record_id,
+    result_items,
+    user_text,
+)
 
 _TEXT_PART_TYPES = ("text", "input_text", "output_text")
 # Blocks of another format: reading past them would silently drop tool results.

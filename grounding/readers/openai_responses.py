@@ -8,7 +8,15 @@ text is not a final answer either.
 from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import CallLedger, RecordError, expect_dict, result_items, text_of_parts, user_text
+from grounding.readers.common import (
+    CallLedger,
+    RecordError,
+    conversation_id_in,
+    expect_dict,
+    result_items,
+    text_of_parts,
+    user_text,
+)
 
 _ITEM_TYPES = frozenset({"function_call", "function_call_output", "reasoning", "custom_tool_call",
                          "custom_tool_call_output", "mcp_call", "web_search_call", "file_search_call"})
@@ -63,7 +71,7 @@ def read(record: object, source: str, line: int) -> Conversation:
         if body.get(key):
             unjudgeable = (f"{key} {body[key]!r}: the earlier turns, and their tool results, are held by the "
                            "API and not in this record")
-    return Conversation(source, line, _id(body), tuple(items), "openai-responses", unjudgeable=unjudgeable)
+    return Conversation(source, line, conversation_id_in(body, "metadata"), tuple(items), "openai-responses", unjudgeable=unjudgeable)
 
 
 def _message(entry: dict, sequence: list, position: int) -> Item:
@@ -77,13 +85,6 @@ def _message(entry: dict, sequence: list, position: int) -> Item:
     if entry.get("phase") == "commentary":
         return Item(Kind.NEITHER, "")
     return Item(Kind.ANSWER, text)
-
-
-def _id(body: dict) -> str | None:
-    metadata = body.get("metadata")
-    if isinstance(metadata, dict) and metadata.get("conversation_id") is not None:
-        return str(metadata["conversation_id"])
-    return None if body.get("id") is None else str(body["id"])
 
 
 __all__ = ["RecordError", "read", "recognises"]

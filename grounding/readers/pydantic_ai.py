@@ -8,7 +8,14 @@ to the model.
 from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import CallLedger, RecordError, arguments_text, expect_dict, result_items, user_text
+from grounding.readers.common import (
+    CallLedger,
+    RecordError,
+    arguments_text,
+    expect_dict,
+    result_items,
+    user_text,
+)
 
 _EXEMPT_PARTS = frozenset({"system-prompt", "user-prompt", "instruction", "instructions"})
 _RESULT_PARTS = frozenset({"tool-return", "builtin-tool-return"})
