@@ -25,6 +25,7 @@ class Summary:
     examples: int = 0
     errors: int = 0
     skipped: int = 0  # records read that hold no conversation of their own (Claude Code snapshots, …)
+    skipped_reasons: Counter = field(default_factory=Counter)
     via: Counter = field(default_factory=Counter)
 
     def count(self, answer: JudgedAnswer) -> None:
@@ -61,4 +62,5 @@ class Summary:
             "examples": self.examples,
             "errors": self.errors,
             "skipped": self.skipped,
+            "skipped_reasons": dict(sorted(self.skipped_reasons.items())),
         }

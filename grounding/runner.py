@@ -36,6 +36,7 @@ def _judged(events: Iterable[Event], settings: Settings, summary: Summary) -> It
             yield event
         elif isinstance(event, Skipped):
             summary.skipped += 1
+            summary.skipped_reasons[event.reason] += 1
         else:
             summary.conversations += 1
             for judged in check_conversation(event, settings):

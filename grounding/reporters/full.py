@@ -67,6 +67,8 @@ class FullReporter:
             parts.append(_count(summary.examples, "example"))
         if summary.errors:
             parts.append(_count(summary.errors, "record") + " with errors")
+        if summary.skipped:
+            parts.append(_count(summary.skipped, "record") + " skipped (no conversation of their own)")
         style = "bold red" if summary.flagged else "bold green"
         self.out.print(f"[{style}]{escape(', '.join(parts))}[/]")
 
