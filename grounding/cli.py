@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -13,7 +14,11 @@ from grounding.errors import GroundingError
 from grounding.exit_codes import ExitCode, exit_code
 from grounding.inputs import Problem, check_readable
 from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
-from grounding.report import Summary
+from grounding.baseline import Baseline
+from grounding.baseline import write as write_baseline_file
+from grounding.config import Resolved, describe, resolve
+from grounding.progress import Progress
+from grounding.report import Summary, statistics_lines, summary_line
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.runner import judge_inputs
 from grounding.settings import Settings, build_settings
@@ -45,13 +50,22 @@ def main_callback(
 
 @app.command()
 def check(
-    inputs: Annotated[list[str], typer.Argument(metavar="FILE", help="Transcript files (JSON Lines or .json), or - for standard input.")],
+    inputs: Annotated[
+        list[str], typer.Argument(metavar="FILE", help="Transcript files or folders, or - for standard input.")
+    ],
     output_format: Annotated[
-        OutputFormat, typer.Option("--output-format", "--format", help="How to report: full (terminal) or json.")
-    ] = OutputFormat.FULL,
+        Optional[OutputFormat],
+        typer.Option("--output-format", "--format", help="How to report (default full)."),
+    ] = None,
+    output: Annotated[
+        Optional[Path],
+        typer.Option("--output", "-o", "--output-file", metavar="FILE",
+                     help="Write the report to FILE; the terminal still gets the summary."),
+    ] = None,
     shape: Annotated[
         Optional[list[str]],
-        typer.Option("--shape", metavar="NAME=REGEX", help="Declare a value shape (repeatable); matched against a whole token, any case."),
+        typer.Option("--shape", metavar="NAME=REGEX",
+                     help="Declare a value shape (repeatable); matched against a whole token, any case."),
     ] = None,
     exempt: Annotated[
         Optional[list[str]], typer.Option("--exempt", metavar="VALUE", help="A value never flagged (repeatable).")
@@ -60,21 +74,42 @@ def check(
         Optional[list[str]],
         typer.Option("--exempt-regex", metavar="REGEX", help="Values matching this are never flagged (repeatable)."),
     ] = None,
-    min_digits: Annotated[int, typer.Option("--min-digits", metavar="N", help="Digits a bare number needs to be examined.")] = 4,
-    no_derived: Annotated[
-        bool, typer.Option("--no-derived", help="Do not explain numbers by arithmetic over read numbers (§9.7, §9.9).")
-    ] = False,
-    fail_on_derived: Annotated[
-        bool, typer.Option("--fail-on-derived", help="Exit 1 when an answer holds a derived value.")
-    ] = False,
-    fail_on_example: Annotated[
-        bool, typer.Option("--fail-on-example", help="Exit 1 when an example value is reported.")
-    ] = False,
-    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = False,
-    input_format: Annotated[
-        Optional[str], typer.Option("--input-format", metavar="NAME", help=f"Force a transcript format: {', '.join(FORMAT_NAMES)}.")
+    min_digits: Annotated[
+        Optional[int], typer.Option("--min-digits", metavar="N", help="Digits a bare number needs to be examined [4].")
     ] = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List grounded answers too.")] = False,
+    no_derived: Annotated[
+        Optional[bool], typer.Option("--no-derived", help="Do not explain numbers by arithmetic (§9.7, §9.9).")
+    ] = None,
+    fail_on_derived: Annotated[
+        Optional[bool], typer.Option("--fail-on-derived", help="Exit 1 when an answer holds a derived value.")
+    ] = None,
+    fail_on_example: Annotated[
+        Optional[bool], typer.Option("--fail-on-example", help="Exit 1 when an example value is reported.")
+    ] = None,
+    exit_zero: Annotated[Optional[bool], typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = None,
+    strict: Annotated[Optional[bool], typer.Option("--strict", help="Exit 2 when any record cannot be read.")] = None,
+    input_format: Annotated[
+        Optional[str],
+        typer.Option("--input-format", metavar="NAME", help="Force a transcript format (see: ground formats)."),
+    ] = None,
+    statistics: Annotated[
+        Optional[bool], typer.Option("--statistics", help="Print counts per shape and the most frequent unsupported values.")
+    ] = None,
+    baseline: Annotated[
+        Optional[Path], typer.Option("--baseline", metavar="FILE", help="Report only findings not in this baseline.")
+    ] = None,
+    write_baseline: Annotated[
+        bool, typer.Option("--write-baseline", help="Write the current findings to the --baseline file and exit 0.")
+    ] = False,
+    stale_baseline_fails: Annotated[
+        Optional[bool], typer.Option("--stale-baseline-fails", help="Exit 1 when a baseline entry no longer matches.")
+    ] = None,
+    config: Annotated[
+        Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE (ground.toml or pyproject.toml).")
+    ] = None,
+    no_progress: Annotated[Optional[bool], typer.Option("--no-progress", help="Never show a progress bar.")] = None,
+    quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="Only the findings: no summary, no progress.")] = None,
+    verbose: Annotated[Optional[bool], typer.Option("--verbose", "-v", help="List grounded answers too.")] = None,
 ) -> None:
     """Judge every final answer in the given transcripts.
 
@@ -86,23 +121,65 @@ def check(
     no record could be read.
     """
     try:
+        given = {
+            "output-format": output_format.value if output_format else None, "output": _text(output),
+            "shapes": _shapes_table(shape), "exempt": exempt, "exempt-regex": exempt_regex, "min-digits": min_digits,
+            "derived": False if no_derived else None, "fail-on-derived": fail_on_derived,
+            "fail-on-example": fail_on_example, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
+            "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
+            "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose,
+        }
+        options = resolve(given, config)
         settings = build_settings(
-            shape,
-            exempt,
-            exempt_regex,
-            min_digits,
-            derived=not no_derived,
-            fail_on_derived=fail_on_derived,
-            fail_on_example=fail_on_example,
-            exit_zero=exit_zero,
+            [f"{name}={regex}" for name, regex in options["shapes"].items()],
+            options["exempt"],
+            options["exempt-regex"],
+            options["min-digits"],
+            derived=options["derived"],
+            fail_on_derived=options["fail-on-derived"],
+            fail_on_example=options["fail-on-example"],
+            exit_zero=options["exit-zero"],
         )
-        if input_format is not None:
-            resolve_format(input_format)
+        if options["input-format"] is not None:
+            resolve_format(options["input-format"])
+        if write_baseline and options["baseline"] is None:
+            raise GroundingError("--write-baseline needs --baseline FILE (or baseline in the configuration)")
+        known = None if write_baseline or options["baseline"] is None else Baseline.load(Path(options["baseline"]))
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)
-    code = _run(inputs, settings, output_format, input_format, verbose)
+    code = _run(inputs, settings, options, known, write_baseline)
     raise typer.Exit(int(code))
+
+
+def _text(path: Path | None) -> str | None:
+    return None if path is None else str(path)
+
+
+def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:
+    """--shape NAME=REGEX options as the configuration's table (bad specs are refused by build_settings)."""
+    if not specs:
+        return None
+    table: dict[str, str] = {}
+    for spec in specs:
+        name, sep, regex = spec.partition("=")
+        if not sep or not name.strip() or name.strip() in table:
+            build_settings([spec] if not sep or not name.strip() else [spec, spec])  # raises the right error
+        table[name.strip()] = regex
+    return table
+
+
+@app.command(name="config")
+def show_config(
+    config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", help="Read FILE instead of searching.")] = None,
+) -> None:
+    """Print the resolved configuration and where each value came from."""
+    try:
+        resolved = resolve({}, config)
+    except GroundingError as error:
+        _fail(error)
+    for line in describe(resolved):
+        print(line)
 
 
 @app.command()
@@ -112,25 +189,65 @@ def formats() -> None:
         print(f"{name:<18} {FORMAT_DESCRIPTIONS[name]}")
 
 
-def _run(
-    inputs: list[str], settings: Settings, output_format: OutputFormat, input_format: str | None, verbose: bool
-) -> ExitCode:
-    reporter = make_reporter(output_format, sys.stdout, sys.stderr, verbose=verbose)
+def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
+    output_format = OutputFormat(options["output-format"])
+    report_file = open(options["output"], "w", encoding="utf-8") if options["output"] else None  # noqa: SIM115
+    out = report_file or sys.stdout
+    reporter = make_reporter(output_format, out, sys.stderr, verbose=bool(options["verbose"]))
     summary = Summary()
+    collected: list = []
+    progress = Progress.start(enabled=options["progress"] and not options["quiet"])
     try:
-        for event in judge_inputs(inputs, settings, summary, input_format):
+        adjust = None if known is None else known.apply
+        events = judge_inputs(inputs, settings, summary, options["input-format"], on_record=progress.advance,
+                              adjust=adjust)
+        for event in events:
             if isinstance(event, Problem):
                 reporter.problem(event)
-            else:
-                reporter.answer(event)
+                continue
+            if write:
+                collected.append(event)
+            reporter.answer(event)
     except GroundingError as error:
+        progress.stop()
         _fail(error)
     except KeyboardInterrupt:
+        progress.stop()
         reporter.finish(summary)
+        print(summary_line(summary) + " (interrupted)", file=sys.stderr)
         return ExitCode.INTERRUPTED
+    progress.stop()
     reporter.finish(summary)
-    sys.stdout.flush()
-    return exit_code(summary, settings)
+    if report_file is not None:
+        report_file.close()
+        if not options["quiet"]:
+            print(f"{summary_line(summary)}; report written to {options['output']}")
+    return _finish(summary, settings, options, known, write, collected)
+
+
+def _finish(summary: Summary, settings: Settings, options: Resolved, known: Baseline | None, write: bool,
+            collected: list) -> ExitCode:
+    human = options["output-format"] in ("full", "concise") and not options["output"]
+    stream = sys.stdout if human else sys.stderr
+    if options["statistics"]:
+        print("\n".join(statistics_lines(summary)), file=stream)
+    if write:
+        count = write_baseline_file(Path(options["baseline"]), collected)
+        print(f"wrote {count} baseline entries to {options['baseline']}", file=sys.stderr)
+        return ExitCode.OK
+    code = exit_code(summary, settings)
+    if known is not None:
+        stale = known.stale()
+        if known.suppressed:
+            print(f"{known.suppressed} unsupported values are in the baseline and were not reported", file=sys.stderr)
+        if stale:
+            print(f"{len(stale)} baseline entries are stale (no longer found), e.g. "
+                  f"{stale[0][0]} turn {stale[0][1]} {stale[0][2]}", file=sys.stderr)
+            if options["stale-baseline-fails"] and code is ExitCode.OK and not settings.exit_zero:
+                code = ExitCode.FINDINGS
+    if options["strict"] and summary.errors:
+        code = ExitCode.ERROR
+    return code
 
 
 def _fail(error: Exception) -> None:

@@ -30,6 +30,7 @@ class Record:
     source: str
     line: int
     value: object
+    size: int = 0  # bytes the record took in the input (progress, MB/s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,7 @@ def _lines(stream: BinaryIO, source: str) -> Iterator[Record | Problem]:
         if not raw.strip():
             continue
         try:
-            yield Record(source, number, _loads(raw.rstrip(b"\r\n")))
+            yield Record(source, number, _loads(raw.rstrip(b"\r\n")), len(raw))
         except ValueError as error:
             yield Problem(source, number, _describe(error, raw))
 

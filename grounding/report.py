@@ -27,6 +27,8 @@ class Summary:
     skipped: int = 0  # records read that hold no conversation of their own (Claude Code snapshots, …)
     skipped_reasons: Counter = field(default_factory=Counter)
     via: Counter = field(default_factory=Counter)
+    unsupported_by_shape: Counter = field(default_factory=Counter)
+    unsupported_values: Counter = field(default_factory=Counter)
 
     def count(self, answer: JudgedAnswer) -> None:
         verdict = answer.verdict
@@ -44,6 +46,9 @@ class Summary:
         self.derived_values += verdict.derived_values
         self.examples += len(verdict.examples)
         self.via.update(finding.via for finding in verdict.grounded_via)
+        for finding in verdict.unsupported:
+            self.unsupported_by_shape[finding.shape] += 1
+            self.unsupported_values[finding.value] += 1
 
     def as_json(self) -> dict:
         return {
@@ -64,3 +69,40 @@ class Summary:
             "skipped": self.skipped,
             "skipped_reasons": dict(sorted(self.skipped_reasons.items())),
         }
+
+
+def summary_line(summary: Summary) -> str:
+    """The one-line account of a run every human-facing output ends with."""
+    parts = [
+        _count(summary.conversations, "conversation"),
+        _count(summary.answers, "answer") + " judged",
+        _count(summary.candidates, "value") + " examined",
+        _count(summary.flagged, "answer") + f" flagged ({_count(summary.unsupported, 'unsupported value')})",
+    ]
+    if summary.unjudgeable:
+        parts.append(_count(summary.unjudgeable, "answer") + " unjudgeable")
+    if summary.derived:
+        parts.append(_count(summary.derived, "answer") + " derived")
+    if summary.examples:
+        parts.append(_count(summary.examples, "example"))
+    if summary.errors:
+        parts.append(_count(summary.errors, "record") + " with errors")
+    if summary.skipped:
+        parts.append(_count(summary.skipped, "record") + " skipped (no conversation of their own)")
+    return ", ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def statistics_lines(summary: Summary, top: int = 10) -> list[str]:
+    """``--statistics``: unsupported values per shape and the most frequent ones across the run."""
+    lines = ["unsupported values by shape:"]
+    lines += [f"  {count:>6}  {shape}" for shape, count in summary.unsupported_by_shape.most_common()] or ["  (none)"]
+    lines.append(f"most frequent unsupported values (top {top}):")
+    lines += [f"  {count:>6}  {value}" for value, count in summary.unsupported_values.most_common(top)] or ["  (none)"]
+    if summary.via:
+        lines.append("values grounded by a §9 reading:")
+        lines += [f"  {count:>6}  {via}" for via, count in summary.via.most_common()]
+    return lines

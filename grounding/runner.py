@@ -6,30 +6,48 @@ what a user gets.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from grounding.assembly import Assembler, Event, Skipped
 from grounding.engine import JudgedAnswer, check_conversation
-from grounding.inputs import Problem, expand, read_records
+from grounding.inputs import Problem, Record, expand, read_records
 from grounding.report import Summary
 from grounding.settings import Settings
 
 
+Adjust = Callable[[JudgedAnswer], JudgedAnswer]
+
+
 def judge_inputs(
-    paths: Iterable[str], settings: Settings, summary: Summary, input_format: str | None = None
+    paths: Iterable[str],
+    settings: Settings,
+    summary: Summary,
+    input_format: str | None = None,
+    *,
+    on_record: Callable[[Record | Problem], None] | None = None,
+    adjust: Adjust | None = None,
 ) -> Iterator[JudgedAnswer | Problem]:
-    """Yield every judged answer and every problem, in input order, counting all in summary."""
+    """Yield every judged answer and every problem, in input order, counting all in summary.
+
+    on_record sees every record as it is read (progress); adjust may rewrite an
+    answer before it is counted (a baseline taking known values out).
+    """
     assembler = Assembler(input_format)
     for path in expand(list(paths)):
         summary.files += 1
         for record in read_records(path):
             summary.records += 1
-            yield from _judged([record] if isinstance(record, Problem) else assembler.feed(record), settings, summary)
-        yield from _judged(assembler.end_of_source(path), settings, summary)
-    yield from _judged(assembler.finish(), settings, summary)
+            if on_record is not None:
+                on_record(record)
+            events = [record] if isinstance(record, Problem) else assembler.feed(record)
+            yield from _judged(events, settings, summary, adjust)
+        yield from _judged(assembler.end_of_source(path), settings, summary, adjust)
+    yield from _judged(assembler.finish(), settings, summary, adjust)
 
 
-def _judged(events: Iterable[Event], settings: Settings, summary: Summary) -> Iterator[JudgedAnswer | Problem]:
+def _judged(
+    events: Iterable[Event], settings: Settings, summary: Summary, adjust: Adjust | None
+) -> Iterator[JudgedAnswer | Problem]:
     for event in events:
         if isinstance(event, Problem):
             summary.errors += 1
@@ -40,5 +58,7 @@ def _judged(events: Iterable[Event], settings: Settings, summary: Summary) -> It
         else:
             summary.conversations += 1
             for judged in check_conversation(event, settings):
+                if adjust is not None:
+                    judged = adjust(judged)
                 summary.count(judged)
                 yield judged

@@ -7,6 +7,7 @@ from conftest import REPO
 from typer.testing import CliRunner
 
 from grounding.cli import app
+from grounding.reporters import REPORTERS, OutputFormat
 
 runner = CliRunner()
 FIXTURES = sorted(path.name for path in (REPO / "fixtures").glob("*.jsonl"))
@@ -18,6 +19,8 @@ def _in_repo(monkeypatch):
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
+    for name in ("GITHUB_STEP_SUMMARY", "CI_PROJECT_DIR", "GROUND_OUTPUT_FORMAT"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def invoke(*args, stdin=None):
@@ -25,7 +28,7 @@ def invoke(*args, stdin=None):
 
 
 @pytest.mark.parametrize("name", FIXTURES)
-@pytest.mark.parametrize("output_format", ["json", "full"])
+@pytest.mark.parametrize("output_format", [f.value for f in OutputFormat])
 def test_golden(name, output_format, update_golden):
     result = invoke("check", f"fixtures/{name}", "--output-format", output_format)
     golden = REPO / "tests" / "golden" / f"{name}.{output_format}"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
+from importlib import import_module
 from typing import Protocol, TextIO
 
 from grounding.engine import JudgedAnswer
@@ -12,7 +14,13 @@ from grounding.report import Summary
 
 class OutputFormat(str, Enum):
     FULL = "full"
+    CONCISE = "concise"
     JSON = "json"
+    JSON_LINES = "json-lines"
+    SARIF = "sarif"
+    JUNIT = "junit"
+    GITHUB = "github"
+    GITLAB = "gitlab"
 
 
 class Reporter(Protocol):
@@ -21,11 +29,32 @@ class Reporter(Protocol):
     def finish(self, summary: Summary) -> None: ...
 
 
-def make_reporter(output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False) -> Reporter:
-    if output_format is OutputFormat.JSON:
-        from grounding.reporters.json_report import JsonReporter
-
-        return JsonReporter(out, err)
+def _full(out: TextIO, err: TextIO, verbose: bool) -> Reporter:
     from grounding.reporters.full import FullReporter
 
     return FullReporter(out, err, verbose=verbose)
+
+
+def _simple(module: str, name: str) -> Callable[[TextIO, TextIO, bool], Reporter]:
+    """Import a reporter only when it is used: start-up stays light."""
+
+    def make(out: TextIO, err: TextIO, verbose: bool) -> Reporter:
+        return getattr(import_module(f"grounding.reporters.{module}"), name)(out, err)
+
+    return make
+
+
+REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, bool], Reporter]] = {
+    OutputFormat.FULL: _full,
+    OutputFormat.CONCISE: _simple("concise", "ConciseReporter"),
+    OutputFormat.JSON: _simple("json_report", "JsonReporter"),
+    OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter"),
+    OutputFormat.SARIF: _simple("sarif", "SarifReporter"),
+    OutputFormat.JUNIT: _simple("junit", "JunitReporter"),
+    OutputFormat.GITHUB: _simple("github", "GithubReporter"),
+    OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter"),
+}
+
+
+def make_reporter(output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False) -> Reporter:
+    return REPORTERS[output_format](out, err, verbose)

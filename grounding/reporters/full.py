@@ -11,7 +11,7 @@ from rich.text import Text
 
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
-from grounding.report import Summary
+from grounding.report import Summary, summary_line
 from grounding.verdict import Finding, Status
 
 _CONTEXT = 40
@@ -53,24 +53,8 @@ class FullReporter:
         self.err.print(f"[bold red]error:[/] {escape(where)}: {escape(problem.message)}")
 
     def finish(self, summary: Summary) -> None:
-        parts = [
-            _count(summary.conversations, "conversation"),
-            _count(summary.answers, "answer") + " judged",
-            _count(summary.candidates, "value") + " examined",
-            _count(summary.flagged, "answer") + f" flagged ({_count(summary.unsupported, 'unsupported value')})",
-        ]
-        if summary.unjudgeable:
-            parts.append(_count(summary.unjudgeable, "answer") + " unjudgeable")
-        if summary.derived:
-            parts.append(_count(summary.derived, "answer") + " derived")
-        if summary.examples:
-            parts.append(_count(summary.examples, "example"))
-        if summary.errors:
-            parts.append(_count(summary.errors, "record") + " with errors")
-        if summary.skipped:
-            parts.append(_count(summary.skipped, "record") + " skipped (no conversation of their own)")
         style = "bold red" if summary.flagged else "bold green"
-        self.out.print(f"[{style}]{escape(', '.join(parts))}[/]")
+        self.out.print(f"[{style}]{escape(summary_line(summary))}[/]")
 
 
 def _count(n: int, noun: str) -> str:

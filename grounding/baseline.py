@@ -1,0 +1,87 @@
+"""Baseline: adopt the gate on an existing log corpus and fail only on new inventions.
+
+Entries are keyed by conversation id (or, without one, file and line), turn
+and normalised value — never by line number alone — and written in a stable
+order, so a baseline diff shows exactly what changed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from grounding import __version__
+from grounding.engine import JudgedAnswer
+from grounding.errors import GroundingError
+from grounding.verdict import Status
+
+Key = tuple[str, int, str]
+
+
+class BaselineError(GroundingError):
+    """A baseline file that cannot be read."""
+
+
+def key_of(judged: JudgedAnswer, value: str) -> Key:
+    owner = judged.conversation if judged.conversation is not None else f"{judged.source}:{judged.line}"
+    return owner, judged.turn, value
+
+
+@dataclass
+class Baseline:
+    entries: dict[Key, str] = field(default_factory=dict)  # key → source file it came from
+    matched: set[Key] = field(default_factory=set)
+    suppressed: int = 0
+
+    @classmethod
+    def load(cls, path: Path) -> Baseline:
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+            entries = {
+                (str(e["conversation"]), int(e["turn"]), str(e["value"])): str(e.get("source", ""))
+                for e in document["entries"]
+            }
+        except FileNotFoundError:
+            raise BaselineError(f"--baseline: {path}: No such file; create it with --write-baseline") from None
+        except (ValueError, KeyError, TypeError) as error:
+            raise BaselineError(f"--baseline: {path}: not a ground baseline ({error})") from None
+        return cls(entries)
+
+    def apply(self, judged: JudgedAnswer) -> JudgedAnswer:
+        """The answer with its baselined values taken out of its unsupported list."""
+        verdict = judged.verdict
+        if not verdict.unsupported:
+            return judged
+        kept = []
+        for finding in verdict.unsupported:
+            key = key_of(judged, finding.value)
+            if key in self.entries:
+                self.matched.add(key)
+                self.suppressed += 1
+            else:
+                kept.append(finding)
+        if len(kept) == len(verdict.unsupported):
+            return judged
+        status = verdict.status if kept else (
+            Status.DERIVED if any(f.formula for f in verdict.grounded_via) else Status.GROUNDED)
+        return replace(judged, verdict=replace(verdict, unsupported=tuple(kept), status=status))
+
+    def stale(self) -> list[Key]:
+        """Entries that matched nothing in this run: the invention is gone (or the log moved)."""
+        return sorted(set(self.entries) - self.matched)
+
+
+def write(path: Path, answers: list[JudgedAnswer]) -> int:
+    """Write every unsupported value of the run as a baseline; return how many entries."""
+    entries = sorted(
+        {(*key_of(judged, finding.value), judged.source)
+         for judged in answers for finding in judged.verdict.unsupported}
+    )
+    document = {
+        "tool": "ground",
+        "version": __version__,
+        "entries": [{"conversation": c, "turn": t, "value": v, "source": s} for c, t, v, s in entries],
+    }
+    path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return len(entries)

@@ -1,0 +1,147 @@
+"""Configuration: ``[tool.ground]`` in ``pyproject.toml`` or a ``ground.toml`` (which wins), and the CLI.
+
+Found from the current directory upwards, or named with ``--config``. Every
+command-line option has a key; the command line overrides the file, the file
+overrides the defaults. Unknown keys and bad values are errors naming the
+file, the key and a "did you mean".
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from pathlib import Path
+
+from grounding.errors import GroundingError
+
+
+class ConfigError(GroundingError):
+    """A configuration file that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    kind: str  # "bool", "int", "str", "list", "table", "choice"
+    default: object
+    choices: tuple[str, ...] = ()
+
+
+OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "junit", "github", "gitlab")
+
+KEYS: dict[str, Key] = {
+    "shapes": Key("table", {}),
+    "exempt": Key("list", []),
+    "exempt-regex": Key("list", []),
+    "min-digits": Key("int", 4),
+    "derived": Key("bool", True),
+    "fail-on-derived": Key("bool", False),
+    "fail-on-example": Key("bool", False),
+    "exit-zero": Key("bool", False),
+    "strict": Key("bool", False),
+    "input-format": Key("str", None),
+    "output-format": Key("choice", "full", OUTPUT_FORMATS),
+    "output": Key("str", None),
+    "statistics": Key("bool", False),
+    "verbose": Key("bool", False),
+    "quiet": Key("bool", False),
+    "progress": Key("bool", True),
+    "baseline": Key("str", None),
+    "stale-baseline-fails": Key("bool", False),
+}
+
+
+@dataclass
+class Resolved:
+    """Every key's value and where it came from ("default", a file path, or "command line")."""
+
+    values: dict[str, object] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> object:
+        return self.values[key]
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest ground.toml, or pyproject.toml holding [tool.ground], from start upwards."""
+    for folder in [start, *start.parents]:
+        candidate = folder / "ground.toml"
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "ground" in _read(pyproject).get("tool", {}):
+            return pyproject
+    return None
+
+
+def resolve(command_line: dict[str, object], config_file: Path | None = None, start: Path | None = None) -> Resolved:
+    """Defaults, then the configuration file, then what the command line gave (None = not given)."""
+    resolved = Resolved({key: spec.default for key, spec in KEYS.items()}, {key: "default" for key in KEYS})
+    path = config_file if config_file is not None else find_config(start or Path.cwd())
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"--config: {config_file}: No such file")
+    if path is not None:
+        table = _table(path)
+        for key, value in table.items():
+            resolved.values[key] = _checked(path, key, value)
+            resolved.origins[key] = str(path)
+    for key, value in command_line.items():
+        if value is not None and value != [] and key in KEYS:
+            resolved.values[key] = value
+            resolved.origins[key] = "command line"
+    return resolved
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as stream:
+            return tomllib.load(stream)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read ({error.strerror})") from None
+
+
+def _table(path: Path) -> dict:
+    document = _read(path)
+    if path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("ground", {})
+        where = "[tool.ground]"
+    else:
+        table = document.get("tool", {}).get("ground", document)
+        where = "ground.toml"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where} must be a table")
+    for key in table:
+        if key not in KEYS:
+            close = get_close_matches(key.replace("_", "-"), list(KEYS), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(KEYS)}"
+            raise ConfigError(f"{path}: unknown key {key!r} in {where}{hint}")
+    return table
+
+
+def _checked(path: Path, key: str, value: object) -> object:
+    spec = KEYS[key]
+    problem = None
+    if spec.kind == "bool" and not isinstance(value, bool):
+        problem = "must be true or false"
+    elif spec.kind == "int" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        problem = "must be a whole number of 1 or more"
+    elif spec.kind == "str" and not isinstance(value, str):
+        problem = "must be a string"
+    elif spec.kind == "list" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        problem = "must be a list of strings"
+    elif spec.kind == "table" and not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+        problem = "must be a table of NAME = \"REGEX\""
+    elif spec.kind == "choice" and value not in spec.choices:
+        close = get_close_matches(str(value), spec.choices, n=1)
+        problem = f"must be one of {', '.join(spec.choices)}" + (f" (did you mean {close[0]!r}?)" if close else "")
+    if problem:
+        raise ConfigError(f"{path}: key {key!r} {problem}, not {value!r}")
+    return value
+
+
+def describe(resolved: Resolved) -> list[str]:
+    """``ground config``: each key, its value, and where the value came from."""
+    width = max(map(len, KEYS))
+    return [f"{key:<{width}} = {resolved.values[key]!r:<40} # {resolved.origins[key]}" for key in KEYS]

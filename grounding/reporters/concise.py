@@ -1,0 +1,29 @@
+"""``--output-format concise``: one line per unsupported value, ``path:line: conversation turn value (shape)``."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from grounding.engine import JudgedAnswer
+from grounding.inputs import Problem
+from grounding.report import Summary, summary_line
+from grounding.reporters.findings import findings_of
+
+
+class ConciseReporter:
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+
+    def answer(self, judged: JudgedAnswer) -> None:
+        for finding in findings_of(judged):
+            label = finding.text or finding.message
+            shape = f" ({finding.shape})" if finding.shape else ""
+            tag = "" if finding.rule == "unsupported-value" else f" [{finding.rule}]"
+            self.out.write(f"{finding.source}:{finding.line}: {finding.where} {label}{shape}{tag}\n")
+
+    def problem(self, problem: Problem) -> None:
+        where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
+        self.err.write(f"{where}: error: {problem.message}\n")
+
+    def finish(self, summary: Summary) -> None:
+        self.out.write(summary_line(summary) + "\n")

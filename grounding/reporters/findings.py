@@ -1,0 +1,69 @@
+"""What the CI formats report: one finding per unsupported value, example, or unjudgeable answer.
+
+A finding's fingerprint is built from the conversation id (or, without one,
+the file and line) and the normalised value — never from a line number
+alone — so a rerun on a grown log does not report the same value as new.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from grounding.engine import JudgedAnswer
+from grounding.verdict import Status
+
+RULES = {
+    "unsupported-value": ("error", "A value in a final answer appears in no tool result read before it."),
+    "unjudgeable": ("warning", "The evidence the answer was written from is not in the record."),
+    "derived-value": ("note", "A value computed from read values, shown with its formula."),
+    "example": ("note", "A value written as an example or a format hint, not as a claim."),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    source: str
+    line: int
+    conversation: str | None
+    turn: int
+    value: str  # normalised ("" for an unjudgeable answer)
+    text: str  # as written
+    shape: str
+    message: str
+
+    @property
+    def level(self) -> str:
+        return RULES[self.rule][0]
+
+    @property
+    def fingerprint(self) -> str:
+        owner = self.conversation if self.conversation is not None else f"{self.source}:{self.line}"
+        return hashlib.sha256(f"{self.rule}\0{owner}\0{self.value}".encode()).hexdigest()
+
+    @property
+    def where(self) -> str:
+        conversation = self.conversation if self.conversation is not None else "-"
+        return f"conversation {conversation} turn {self.turn}"
+
+
+def findings_of(judged: JudgedAnswer, *, derived: bool = False) -> Iterator[Finding]:
+    """The findings of one answer: unsupported values, examples, unjudgeable, and derived values if asked."""
+    verdict = judged.verdict
+    common = (judged.source, judged.line, judged.conversation, judged.turn)
+    if verdict.status is Status.UNJUDGEABLE:
+        yield Finding("unjudgeable", *common, "", "", "", f"cannot judge: {verdict.reason}")
+        return
+    for value in verdict.unsupported:
+        yield Finding("unsupported-value", *common, value.value, value.text, value.shape,
+                      f"{value.text} ({value.shape}) appears in no tool result read before it")
+    for value in verdict.examples:
+        yield Finding("example", *common, value.value, value.text, value.shape,
+                      f"{value.text} is written as an example, not a claim")
+    if derived:
+        for value in verdict.grounded_via:
+            if value.formula is not None:
+                yield Finding("derived-value", *common, value.value, value.text, value.shape,
+                              f"{value.text} was computed: {value.formula}")

@@ -1,0 +1,79 @@
+"""``--output-format github``: workflow commands that annotate the transcript in a GitHub run.
+
+GitHub shows at most 10 error annotations per step and drops the rest
+silently: ground writes 10, then a notice saying how many more there are, and
+the full list to ``$GITHUB_STEP_SUMMARY`` when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from grounding.engine import JudgedAnswer
+from grounding.inputs import Problem
+from grounding.report import Summary, summary_line
+from grounding.reporters.findings import Finding, findings_of
+
+ANNOTATION_CAP = 10
+_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+class GithubReporter:
+    def __init__(self, out: TextIO, err: TextIO, *, step_summary: str | None = None) -> None:
+        self.out, self.err = out, err
+        self.step_summary = step_summary if step_summary is not None else os.environ.get("GITHUB_STEP_SUMMARY")
+        self.findings: list[Finding] = []
+        self.errors_written = 0  # error annotations written, input errors included: GitHub caps them together
+        self.input_errors = 0
+
+    def answer(self, judged: JudgedAnswer) -> None:
+        for finding in findings_of(judged):
+            self.findings.append(finding)
+            level = _LEVELS[finding.level]
+            if level == "error":
+                if self.errors_written >= ANNOTATION_CAP:
+                    continue
+                self.errors_written += 1
+            self.out.write(
+                f"::{level} file={_property(finding.source)},line={finding.line},title=ground ({finding.rule})"
+                f"::{_data(finding.message + ' (' + finding.where + ')')}\n"
+            )
+
+    def problem(self, problem: Problem) -> None:
+        self.input_errors += 1
+        if self.errors_written >= ANNOTATION_CAP:
+            return
+        self.errors_written += 1
+        self.out.write(f"::error file={_property(problem.source)},line={problem.line or 1},title=ground (input)"
+                       f"::{_data(problem.message)}\n")
+
+    def finish(self, summary: Summary) -> None:
+        errors = sum(1 for f in self.findings if f.level == "error") + self.input_errors
+        hidden = errors - self.errors_written
+        if hidden > 0:
+            where = "the step summary" if self.step_summary else "the full report (--output-format full)"
+            self.out.write(f"::notice title=ground::{hidden} more errors were not annotated "
+                           f"(GitHub shows {ANNOTATION_CAP} per step); see {where}\n")
+        self.out.write(summary_line(summary) + "\n")
+        if self.step_summary:
+            with open(self.step_summary, "a", encoding="utf-8") as summary_file:
+                summary_file.write(_markdown(self.findings, summary))
+
+
+def _markdown(findings: list[Finding], summary: Summary) -> str:
+    lines = ["## ground", "", summary_line(summary), ""]
+    if findings:
+        lines += ["| file | line | conversation | turn | value | finding |", "|---|---|---|---|---|---|"]
+        for f in findings:
+            cells = [f.source, str(f.line), str(f.conversation), str(f.turn), f.text or "—", f.rule]
+            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n\n"
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")

@@ -1,0 +1,44 @@
+"""``--output-format gitlab``: GitLab Code Quality JSON (a list of issues with stable fingerprints)."""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+import orjson
+
+from grounding.engine import JudgedAnswer
+from grounding.inputs import Problem
+from grounding.report import Summary
+from grounding.reporters.findings import findings_of
+
+_SEVERITY = {"error": "major", "warning": "minor", "note": "info"}
+
+
+class GitlabReporter:
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.issues: list[dict] = []
+        self.project = os.environ.get("CI_PROJECT_DIR", "")
+
+    def answer(self, judged: JudgedAnswer) -> None:
+        for finding in findings_of(judged):
+            self.issues.append({
+                "description": f"{finding.message} ({finding.where})",
+                "check_name": finding.rule,
+                "fingerprint": finding.fingerprint[:32],
+                "severity": _SEVERITY[finding.level],
+                "location": {"path": self._path(finding.source), "lines": {"begin": finding.line}},
+            })
+
+    def problem(self, problem: Problem) -> None:
+        where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
+        self.err.write(f"{where}: error: {problem.message}\n")
+
+    def finish(self, summary: Summary) -> None:
+        self.out.write(orjson.dumps(self.issues, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+    def _path(self, source: str) -> str:
+        if self.project and source.startswith(self.project.rstrip("/") + "/"):
+            return source[len(self.project.rstrip("/")) + 1 :]
+        return source.removeprefix("./")

@@ -1,0 +1,26 @@
+"""``--output-format json-lines``: one JSON answer object per line, for piping on; problems go to stderr."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+import orjson
+
+from grounding.engine import JudgedAnswer
+from grounding.inputs import Problem
+from grounding.report import Summary
+from grounding.reporters.json_report import answer_json, problem_json
+
+
+class JsonLinesReporter:
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+
+    def answer(self, judged: JudgedAnswer) -> None:
+        self.out.write(orjson.dumps(answer_json(judged)).decode() + "\n")
+
+    def problem(self, problem: Problem) -> None:
+        self.err.write(orjson.dumps({"error": problem_json(problem)}).decode() + "\n")
+
+    def finish(self, summary: Summary) -> None:
+        self.out.flush()

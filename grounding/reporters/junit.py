@@ -1,0 +1,59 @@
+"""``--output-format junit``: one test case per judged answer, one suite per file.
+
+``classname`` is the file and ``name`` the conversation and turn, unique per
+file (GitLab keeps only the first of duplicate names).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+from xml.sax.saxutils import escape, quoteattr
+
+from grounding.engine import JudgedAnswer
+from grounding.inputs import Problem
+from grounding.report import Summary
+from grounding.verdict import Status
+
+
+class JunitReporter:
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.suites: dict[str, list[str]] = {}
+        self.failures: dict[str, int] = {}
+        self.errors: dict[str, int] = {}
+
+    def answer(self, judged: JudgedAnswer) -> None:
+        verdict = judged.verdict
+        conversation = judged.conversation if judged.conversation is not None else f"line {judged.line}"
+        name = f"{conversation} turn {judged.turn}"
+        attributes = f"classname={quoteattr(judged.source)} name={quoteattr(name)} file={quoteattr(judged.source)} line=\"{judged.line}\""
+        body = ""
+        if verdict.status is Status.FLAGGED:
+            values = ", ".join(f"{f.text} ({f.shape})" for f in verdict.unsupported)
+            message = f"{len(verdict.unsupported)} value(s) appear in no tool result read before them: {values}"
+            body = f"<failure message={quoteattr(message)} type=\"unsupported-value\">{escape(judged.text)}</failure>"
+            self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
+        elif verdict.status is Status.UNJUDGEABLE:
+            body = f"<skipped message={quoteattr('cannot judge: ' + (verdict.reason or ''))}/>"
+        self.suites.setdefault(judged.source, []).append(f"    <testcase {attributes}>{body}</testcase>")
+
+    def problem(self, problem: Problem) -> None:
+        where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
+        self.errors[problem.source] = self.errors.get(problem.source, 0) + 1
+        self.suites.setdefault(problem.source, []).append(
+            f"    <testcase classname={quoteattr(problem.source)} name={quoteattr('record ' + where)}>"
+            f"<error message={quoteattr(problem.message)}/></testcase>"
+        )
+
+    def finish(self, summary: Summary) -> None:
+        total = sum(len(cases) for cases in self.suites.values())
+        out = self.out
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        out.write(f'<testsuites name="ground" tests="{total}" failures="{sum(self.failures.values())}" '
+                  f'errors="{sum(self.errors.values())}">\n')
+        for source, cases in self.suites.items():
+            out.write(f"  <testsuite name={quoteattr(source)} tests=\"{len(cases)}\" "
+                      f"failures=\"{self.failures.get(source, 0)}\" errors=\"{self.errors.get(source, 0)}\">\n")
+            out.write("\n".join(cases) + "\n")
+            out.write("  </testsuite>\n")
+        out.write("</testsuites>\n")

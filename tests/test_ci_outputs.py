@@ -1,0 +1,207 @@
+"""The CI gate as users of ruff, detect-secrets and gitleaks expect it: formats, config, baseline."""
+
+import json
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from conftest import REPO
+from grounding.cli import app
+from grounding.reporters import REPORTERS, OutputFormat
+
+runner = CliRunner()
+SUPPORT = str(REPO / "fixtures" / "support_bot.jsonl")
+
+
+@pytest.fixture(autouse=True)
+def _clean(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # no configuration file above the test's folder
+    for name in ("GITHUB_STEP_SUMMARY", "CI_PROJECT_DIR", "CI"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "120")
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), prog_name="ground")
+
+
+def test_every_output_format_has_a_reporter():
+    assert set(REPORTERS) == set(OutputFormat)
+
+
+def test_sarif_validates_against_the_official_schema():
+    schema = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+    result = invoke("check", SUPPORT, str(REPO / "fixtures" / "malformed_line.jsonl"), "--format", "sarif")
+    document = json.loads(result.stdout)
+    jsonschema.validate(document, schema)
+    results = document["runs"][0]["results"]
+    unsupported = [r for r in results if r["ruleId"] == "unsupported-value"]
+    assert len(unsupported) == 4
+    first = unsupported[0]
+    assert first["locations"][0]["physicalLocation"]["region"]["startLine"] == 2
+    assert first["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].startswith("order-status-invented/turn/0/")
+
+
+def test_sarif_fingerprints_are_stable_when_lines_move(tmp_path):
+    lines = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()
+    moved = tmp_path / "moved.jsonl"
+    moved.write_text("\n".join(reversed(lines)) + "\n")
+    def prints(path):
+        results = json.loads(invoke("check", str(path), "--format", "sarif").stdout)["runs"][0]["results"]
+        return sorted(r["partialFingerprints"]["groundValue/v1"] for r in results)
+    assert prints(SUPPORT) == prints(moved)
+
+
+def test_junit_has_one_unique_case_per_answer():
+    result = invoke("check", SUPPORT, "--format", "junit")
+    root = ElementTree.fromstring(result.stdout)
+    cases = root.findall(".//testcase")
+    assert len(cases) == 3 and len({(c.get("classname"), c.get("name")) for c in cases}) == 3
+    assert root.get("failures") == "1"
+
+
+def test_github_caps_annotations_and_writes_the_step_summary(tmp_path, monkeypatch):
+    record = json.loads((REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()[1])
+    record["messages"][-1]["content"] = " ".join(f"RMA-{40000 + i}" for i in range(14))
+    path = tmp_path / "many.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    result = invoke("check", str(path), "--format", "github")
+    lines = result.stdout.splitlines()
+    assert sum(line.startswith("::error ") for line in lines) == 10
+    assert any(line.startswith("::notice title=ground::4 more errors") for line in lines)
+    assert summary.read_text().count("| unsupported-value |") == 14
+
+
+def test_github_escapes_properties_and_data():
+    from grounding.reporters.github import _data, _property
+    assert _property("a:b,c%") == "a%3Ab%2Cc%25" and _data("50%\n") == "50%25%0A"
+
+
+def test_gitlab_paths_are_relative_to_the_project(monkeypatch):
+    monkeypatch.setenv("CI_PROJECT_DIR", str(REPO))
+    issues = json.loads(invoke("check", SUPPORT, "--format", "gitlab").stdout)
+    assert {issue["location"]["path"] for issue in issues} == {"fixtures/support_bot.jsonl"}
+    assert len({issue["fingerprint"] for issue in issues}) == len(issues)
+
+
+def test_json_lines_is_one_answer_per_line():
+    lines = invoke("check", SUPPORT, "--format", "json-lines").stdout.splitlines()
+    assert [json.loads(line)["status"] for line in lines] == ["grounded", "flagged", "derived"]
+
+
+def test_output_file_gets_the_report_and_the_terminal_the_summary(tmp_path):
+    report = tmp_path / "report.json"
+    result = invoke("check", SUPPORT, "--format", "json", "--output", str(report))
+    assert json.loads(report.read_text())["summary"]["flagged"] == 1
+    assert result.stdout.startswith("3 conversations") and "report written to" in result.stdout
+    assert result.exit_code == 1
+
+
+def test_statistics():
+    result = invoke("check", SUPPORT, "--format", "concise", "--statistics")
+    assert "unsupported values by shape:" in result.stdout and "rma-40213" in result.stdout
+
+
+def test_progress_never_reaches_stdout_and_is_off_without_a_terminal():
+    result = invoke("check", SUPPORT, "--format", "json")
+    json.loads(result.stdout)  # nothing but the report on stdout
+    assert result.stderr == ""
+
+
+# configuration ---------------------------------------------------------------------------------------
+
+
+def test_pyproject_is_found_from_a_subfolder_and_the_cli_wins(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.ground]\nexempt = ["RMA-40213"]\noutput-format = "concise"\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    result = invoke("check", SUPPORT)
+    assert "RMA-40213" not in result.stdout and "1Z999AA10123456785" in result.stdout
+    assert ":2: conversation order-status-invented turn 0 1Z999AA10123456785" in result.stdout  # concise lines
+    result = invoke("check", SUPPORT, "--format", "json")
+    json.loads(result.stdout)
+
+
+def test_ground_toml_wins_over_pyproject(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.ground]\nmin-digits = 6\n')
+    (tmp_path / "ground.toml").write_text('min-digits = 3\n')
+    assert "min-digits           = 3" in invoke("config").stdout
+
+
+def test_config_shows_where_each_value_came_from(tmp_path):
+    (tmp_path / "ground.toml").write_text('exempt-regex = ["build-\\\\d+"]\n')
+    lines = invoke("config").stdout.splitlines()
+    assert any(line.startswith("exempt-regex") and line.endswith("ground.toml") for line in lines)
+    assert any(line.startswith("min-digits") and line.endswith("# default") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("min_digit = 3\n", "unknown key 'min_digit' in ground.toml; did you mean 'min-digits'?"),
+        ('output-format = "jsn"\n', "key 'output-format' must be one of"),
+        ("min-digits = 0\n", "key 'min-digits' must be a whole number of 1 or more"),
+        ("exempt = 5\n", "key 'exempt' must be a list of strings"),
+        ("[shapes]\nbad = '('\n", "--shape bad: '(' is not a valid regular expression"),
+        ("min-digits = \n", "not valid TOML"),
+    ],
+)
+def test_bad_configuration_is_refused_naming_file_and_key(tmp_path, content, message):
+    (tmp_path / "ground.toml").write_text(content)
+    result = invoke("check", SUPPORT)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_config_option_names_a_file(tmp_path):
+    named = tmp_path / "other.toml"
+    named.write_text('exempt = ["RMA-40213", "1Z999AA10123456785"]\n')
+    assert invoke("check", SUPPORT, "--config", str(named)).exit_code == 0
+    assert invoke("check", SUPPORT, "--config", str(tmp_path / "missing.toml")).exit_code == 2
+
+
+# baseline -----------------------------------------------------------------------------------------------
+
+
+def test_baseline_reports_only_new_findings_and_stale_entries(tmp_path):
+    baseline = tmp_path / "ground-baseline.json"
+    assert invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline").exit_code == 0
+    entries = json.loads(baseline.read_text())["entries"]
+    assert [e["value"] for e in entries] == ["1z999aa10123456785", "rma-40213"]
+    assert invoke("check", SUPPORT, "--baseline", str(baseline)).exit_code == 0  # nothing new
+    entries.append({"conversation": "gone", "turn": 0, "value": "ord-1", "source": "x"})
+    baseline.write_text(json.dumps({"entries": entries}))
+    result = invoke("check", SUPPORT, "--baseline", str(baseline))
+    assert result.exit_code == 0 and "1 baseline entries are stale" in result.stderr
+    assert invoke("check", SUPPORT, "--baseline", str(baseline), "--stale-baseline-fails").exit_code == 1
+
+
+def test_a_new_invention_fails_despite_the_baseline(tmp_path):
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"entries": [
+        {"conversation": "order-status-invented", "turn": 0, "value": "rma-40213", "source": "x"}]}))
+    result = invoke("check", SUPPORT, "--baseline", str(baseline), "--format", "json")
+    answer = json.loads(result.stdout)["answers"][1]
+    assert [u["value"] for u in answer["unsupported"]] == ["1z999aa10123456785"] and result.exit_code == 1
+
+
+def test_missing_or_broken_baseline_is_a_usage_error(tmp_path):
+    assert invoke("check", SUPPORT, "--baseline", str(tmp_path / "none.json")).exit_code == 2
+    (tmp_path / "bad.json").write_text("{}")
+    assert invoke("check", SUPPORT, "--baseline", str(tmp_path / "bad.json")).exit_code == 2
+    assert invoke("check", SUPPORT, "--write-baseline").exit_code == 2
+
+
+def test_strict_turns_record_errors_into_exit_2():
+    malformed = str(REPO / "fixtures" / "malformed_line.jsonl")
+    assert invoke("check", malformed, "--exit-zero").exit_code == 0
+    assert invoke("check", malformed, "--strict").exit_code == 2
+
+
+def test_pre_commit_hook_is_declared():
+    text = (REPO / ".pre-commit-hooks.yaml").read_text()
+    assert "id: ground" in text and "entry: ground check" in text
