@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import orjson
 import typer
 
 from grounding import __version__
@@ -21,6 +22,7 @@ from grounding.progress import Progress
 from grounding.report import Summary, statistics_lines, summary_line
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.runner import judge_inputs
+from grounding.normalise import normalise
 from grounding.settings import Settings, build_settings
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
@@ -110,6 +112,9 @@ def check(
     no_progress: Annotated[Optional[bool], typer.Option("--no-progress", help="Never show a progress bar.")] = None,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="Only the findings: no summary, no progress.")] = None,
     verbose: Annotated[Optional[bool], typer.Option("--verbose", "-v", help="List grounded answers too.")] = None,
+    explain: Annotated[
+        Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
+    ] = None,
 ) -> None:
     """Judge every final answer in the given transcripts.
 
@@ -127,7 +132,7 @@ def check(
             "derived": False if no_derived else None, "fail-on-derived": fail_on_derived,
             "fail-on-example": fail_on_example, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
             "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
-            "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose,
+            "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
         }
         options = resolve(given, config)
         settings = build_settings(
@@ -169,6 +174,47 @@ def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:
     return table
 
 
+@app.command(name="explain")
+def explain_command(
+    inputs: Annotated[list[str], typer.Argument(metavar="FILE", help="Transcript files or folders, or -.")],
+    conversation: Annotated[str, typer.Option("--conversation", metavar="ID", help="The conversation to explain.")],
+    turn: Annotated[Optional[int], typer.Option("--turn", metavar="K", help="Only answer K (0-based).")] = None,
+    value: Annotated[Optional[str], typer.Option("--value", metavar="V", help="Only this value.")] = None,
+    output_format: Annotated[
+        Optional[OutputFormat], typer.Option("--output-format", "--format", help="full (default) or json.")
+    ] = None,
+    config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE.")] = None,
+) -> None:
+    """For every value of an answer: where it was read (item, tool result or user text, JSON pointer),
+    or, when it was not, the nearest values that were read."""
+    try:
+        options = resolve({}, config)
+        settings = build_settings([f"{n}={r}" for n, r in options["shapes"].items()], options["exempt"],
+                                  options["exempt-regex"], options["min-digits"], derived=options["derived"])
+        check_readable(inputs)
+    except GroundingError as error:
+        _fail(error)
+    wanted = None if value is None else normalise(value)
+    shown = 0
+    for event in judge_inputs(inputs, settings, Summary(), options["input-format"], explain=True):
+        if isinstance(event, Problem) or event.conversation != conversation or (turn is not None and event.turn != turn):
+            continue
+        shown += 1
+        entries = [e for e in event.explanation if wanted is None or e.value == wanted]
+        if output_format is OutputFormat.JSON:
+            print(orjson.dumps({"conversation": event.conversation, "turn": event.turn,
+                                "status": event.verdict.status.value,
+                                "values": [e.as_json() for e in entries]}).decode())
+        else:
+            print(f"{event.source}:{event.line} conversation {event.conversation} turn {event.turn}: "
+                  f"{event.verdict.status.value}")
+            for entry in entries:
+                print(f"  {entry.line()}")
+    if not shown:
+        _fail(GroundingError(f"--conversation {conversation!r}" + (f" --turn {turn}" if turn is not None else "")
+                             + ": no such answer in the input"))
+
+
 @app.command(name="config")
 def show_config(
     config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", help="Read FILE instead of searching.")] = None,
@@ -200,7 +246,7 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     try:
         adjust = None if known is None else known.apply
         events = judge_inputs(inputs, settings, summary, options["input-format"], on_record=progress.advance,
-                              adjust=adjust)
+                              adjust=adjust, explain=bool(options["explain"]))
         for event in events:
             if isinstance(event, Problem):
                 reporter.problem(event)

@@ -9,6 +9,8 @@ file, the key and a "did you mean".
 from __future__ import annotations
 
 import tomllib
+
+import regex as re
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -48,6 +50,7 @@ KEYS: dict[str, Key] = {
     "progress": Key("bool", True),
     "baseline": Key("str", None),
     "stale-baseline-fails": Key("bool", False),
+    "explain": Key("bool", False),
 }
 
 
@@ -138,6 +141,13 @@ def _checked(path: Path, key: str, value: object) -> object:
         problem = f"must be one of {', '.join(spec.choices)}" + (f" (did you mean {close[0]!r}?)" if close else "")
     if problem:
         raise ConfigError(f"{path}: key {key!r} {problem}, not {value!r}")
+    if key in ("shapes", "exempt-regex"):
+        patterns = value.values() if isinstance(value, dict) else value
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ConfigError(f"{path}: key {key!r}: {pattern!r} is not a valid regular expression ({error})") from None
     return value
 
 

@@ -23,6 +23,7 @@ class JudgedAnswer:
     text: str
     verdict: Verdict
     input_format: str = ""  # the transcript format the conversation was read from
+    explanation: tuple = ()  # with --explain: one grounding.explain.Explanation per candidate
 
 
 def check_conversation(conversation: Conversation, settings: Settings) -> Iterator[JudgedAnswer]:

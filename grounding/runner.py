@@ -7,9 +7,11 @@ what a user gets.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 from grounding.assembly import Assembler, Event, Skipped
 from grounding.engine import JudgedAnswer, check_conversation
+from grounding.explain import explain_answer
 from grounding.inputs import Problem, Record, expand, read_records
 from grounding.report import Summary
 from grounding.settings import Settings
@@ -26,6 +28,7 @@ def judge_inputs(
     *,
     on_record: Callable[[Record | Problem], None] | None = None,
     adjust: Adjust | None = None,
+    explain: bool = False,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
@@ -40,13 +43,13 @@ def judge_inputs(
             if on_record is not None:
                 on_record(record)
             events = [record] if isinstance(record, Problem) else assembler.feed(record)
-            yield from _judged(events, settings, summary, adjust)
-        yield from _judged(assembler.end_of_source(path), settings, summary, adjust)
-    yield from _judged(assembler.finish(), settings, summary, adjust)
+            yield from _judged(events, settings, summary, adjust, explain)
+        yield from _judged(assembler.end_of_source(path), settings, summary, adjust, explain)
+    yield from _judged(assembler.finish(), settings, summary, adjust, explain)
 
 
 def _judged(
-    events: Iterable[Event], settings: Settings, summary: Summary, adjust: Adjust | None
+    events: Iterable[Event], settings: Settings, summary: Summary, adjust: Adjust | None, explain: bool = False
 ) -> Iterator[JudgedAnswer | Problem]:
     for event in events:
         if isinstance(event, Problem):
@@ -58,6 +61,8 @@ def _judged(
         else:
             summary.conversations += 1
             for judged in check_conversation(event, settings):
+                if explain:
+                    judged = replace(judged, explanation=tuple(explain_answer(event, judged.turn, judged.verdict, settings)))
                 if adjust is not None:
                     judged = adjust(judged)
                 summary.count(judged)

@@ -146,7 +146,7 @@ def test_config_shows_where_each_value_came_from(tmp_path):
         ('output-format = "jsn"\n', "key 'output-format' must be one of"),
         ("min-digits = 0\n", "key 'min-digits' must be a whole number of 1 or more"),
         ("exempt = 5\n", "key 'exempt' must be a list of strings"),
-        ("[shapes]\nbad = '('\n", "--shape bad: '(' is not a valid regular expression"),
+        ("[shapes]\nbad = '('\n", "ground.toml: key 'shapes': '(' is not a valid regular expression"),
         ("min-digits = \n", "not valid TOML"),
     ],
 )
@@ -205,3 +205,35 @@ def test_strict_turns_record_errors_into_exit_2():
 def test_pre_commit_hook_is_declared():
     text = (REPO / ".pre-commit-hooks.yaml").read_text()
     assert "id: ground" in text and "entry: ground check" in text
+
+
+# explain ----------------------------------------------------------------------------------------------
+
+
+def test_explain_names_where_each_value_was_read_and_the_nearest_for_an_invention():
+    result = invoke("explain", str(REPO / "fixtures" / "storage_anthropic.jsonl"), "--conversation",
+                    "storage-port-anthropic")
+    assert result.exit_code == 0
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert "fc1/3 (identifier) — grounded: item 3 (tool result) at /interfaces/0/port" in lines
+    assert "fc1/9 (identifier) — grounded: item 4 (exempt: user or system text)" in lines
+    assert any(line.startswith("ef0301 (identifier) — not found; nearest: ef0101 (distance 1)") for line in lines)
+
+
+def test_explain_filters_by_turn_and_value_and_speaks_json():
+    result = invoke("explain", SUPPORT, "--conversation", "refund-arithmetic", "--turn", "0", "--value", "$889.50",
+                    "--format", "json")
+    document = json.loads(result.stdout)
+    assert document["values"] == [{"value": "889.5", "shape": "number", "text": "$889.50", "status": "derived",
+                                   "sources": [], "detail": "889.5 = 318 + 571.5 (total of 'price' over 2 items)"}]
+
+
+def test_explain_an_unknown_conversation_is_a_usage_error():
+    assert invoke("explain", SUPPORT, "--conversation", "nope").exit_code == 2
+
+
+def test_check_explain_puts_provenance_in_the_json():
+    answers = json.loads(invoke("check", SUPPORT, "--format", "json", "--explain").stdout)["answers"]
+    flagged = answers[1]["explain"]
+    assert [e["status"] for e in flagged] == ["grounded", "unsupported", "unsupported"]
+    assert flagged[0]["sources"] == ["item 0 (exempt: user or system text)", "item 2 (tool result) at /order_id"]

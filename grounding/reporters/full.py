@@ -46,6 +46,8 @@ class FullReporter:
             self.out.print(f"  [dim]{finding.via}[/] {escape(finding.text)}{escape(_how(finding))}")
         for finding in verdict.examples:
             self.out.print(f"  [cyan]example[/] {escape(finding.text)} (not a claim; never fails the answer)")
+        for explanation in judged.explanation:
+            self.out.print(f"  [blue]explain[/] {escape(explanation.line())}")
         self.out.file.flush()  # a finding shows as soon as it is made, also at the head of a long pipe
 
     def problem(self, problem: Problem) -> None:

@@ -44,6 +44,7 @@ def answer_json(judged: JudgedAnswer) -> dict:
         "grounded_via": [finding_json(f) for f in verdict.grounded_via],
         "examples": [finding_json(f) for f in verdict.examples],
         **({"reason": verdict.reason} if verdict.reason is not None else {}),
+        **({"explain": [e.as_json() for e in judged.explanation]} if judged.explanation else {}),
     }
 
 
