@@ -110,7 +110,7 @@ def check(
         Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE (ground.toml or pyproject.toml).")
     ] = None,
     no_progress: Annotated[Optional[bool], typer.Option("--no-progress", help="Never show a progress bar.")] = None,
-    quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="Only the findings: no summary, no progress.")] = None,
+    quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="No progress bar, and no summary line after a full report.")] = None,
     verbose: Annotated[Optional[bool], typer.Option("--verbose", "-v", help="List grounded answers too.")] = None,
     explain: Annotated[
         Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
@@ -239,7 +239,8 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     output_format = OutputFormat(options["output-format"])
     report_file = open(options["output"], "w", encoding="utf-8") if options["output"] else None  # noqa: SIM115
     out = report_file or sys.stdout
-    reporter = make_reporter(output_format, out, sys.stderr, verbose=bool(options["verbose"]))
+    reporter = make_reporter(output_format, out, sys.stderr, verbose=bool(options["verbose"]),
+                             quiet=bool(options["quiet"]))
     summary = Summary()
     collected: list = []
     progress = Progress.start(enabled=options["progress"] and not options["quiet"])

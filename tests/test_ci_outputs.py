@@ -237,3 +237,14 @@ def test_check_explain_puts_provenance_in_the_json():
     flagged = answers[1]["explain"]
     assert [e["status"] for e in flagged] == ["grounded", "unsupported", "unsupported"]
     assert flagged[0]["sources"] == ["item 0 (exempt: user or system text)", "item 2 (tool result) at /order_id"]
+
+
+def test_quiet_drops_the_summary_and_no_progress_is_accepted():
+    result = invoke("check", SUPPORT, "--quiet", "--no-progress")
+    assert "conversations" not in result.stdout and "1Z999AA10123456785" in result.stdout
+
+
+def test_progress_shows_only_on_an_interactive_stderr(monkeypatch):
+    from grounding.progress import Progress
+    monkeypatch.setenv("CI", "true")
+    assert Progress.start(enabled=True)._display is None

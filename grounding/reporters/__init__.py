@@ -29,10 +29,10 @@ class Reporter(Protocol):
     def finish(self, summary: Summary) -> None: ...
 
 
-def _full(out: TextIO, err: TextIO, verbose: bool) -> Reporter:
+def _full(out: TextIO, err: TextIO, verbose: bool, quiet: bool = False) -> Reporter:
     from grounding.reporters.full import FullReporter
 
-    return FullReporter(out, err, verbose=verbose)
+    return FullReporter(out, err, verbose=verbose, quiet=quiet)
 
 
 def _simple(module: str, name: str) -> Callable[[TextIO, TextIO, bool], Reporter]:
@@ -56,5 +56,9 @@ REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, bool], Reporter]] = {
 }
 
 
-def make_reporter(output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False) -> Reporter:
+def make_reporter(
+    output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False
+) -> Reporter:
+    if output_format is OutputFormat.FULL:
+        return _full(out, err, verbose, quiet)
     return REPORTERS[output_format](out, err, verbose)

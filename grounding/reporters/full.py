@@ -19,7 +19,8 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 class FullReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False) -> None:
+        self.quiet = quiet
         self.out = Console(file=out, highlight=False, soft_wrap=True)
         self.err = Console(file=err, highlight=False, soft_wrap=True)
         self.verbose = verbose
@@ -55,6 +56,8 @@ class FullReporter:
         self.err.print(f"[bold red]error:[/] {escape(where)}: {escape(problem.message)}")
 
     def finish(self, summary: Summary) -> None:
+        if self.quiet:
+            return
         style = "bold red" if summary.flagged else "bold green"
         self.out.print(f"[{style}]{escape(summary_line(summary))}[/]")
 

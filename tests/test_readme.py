@@ -1,0 +1,35 @@
+"""The README says what the tool does: its --help excerpt is the real one."""
+
+import re
+
+from typer.testing import CliRunner
+
+from conftest import REPO
+from grounding.cli import app
+
+_BLOCK = re.compile(r"<!-- help:check -->\n```\n(.*?)```\n<!-- /help -->", re.DOTALL)
+
+
+def current_help(monkeypatch) -> str:
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("TERMINAL_WIDTH", "100")
+    return CliRunner().invoke(app, ["check", "--help"], prog_name="ground").stdout
+
+
+def test_readme_help_excerpt_is_the_real_help(monkeypatch, update_golden):
+    readme = (REPO / "README.md").read_text()
+    real = current_help(monkeypatch)
+    if update_golden:
+        block = f"<!-- help:check -->\n```\n{real}```\n<!-- /help -->"
+        readme = re.sub(r"<!-- help:check -->.*?<!-- /help -->", lambda _: block, readme, flags=re.DOTALL)
+        (REPO / "README.md").write_text(readme)
+    match = _BLOCK.search(readme)
+    assert match is not None, "README has no help:check block"
+    assert match.group(1) == real
+
+
+def test_readme_set_up_commands_come_first():
+    readme = (REPO / "README.md").read_text()
+    first_block = readme.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert "pip install -e '.[test]' && ground check fixtures/support_bot.jsonl" in first_block
+    assert "python3 -m pytest" in first_block
