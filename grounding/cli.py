@@ -115,6 +115,11 @@ def check(
     explain: Annotated[
         Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
     ] = None,
+    max_record_bytes: Annotated[
+        Optional[int],
+        typer.Option("--max-record-bytes", metavar="N",
+                     help="Largest record read; a larger one is reported, not read [134217728 = 128 MiB]."),
+    ] = None,
 ) -> None:
     """Judge every final answer in the given transcripts.
 
@@ -133,6 +138,7 @@ def check(
             "fail-on-example": fail_on_example, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
             "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
             "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
+            "max-record-bytes": max_record_bytes,
         }
         options = resolve(given, config)
         settings = build_settings(
@@ -247,7 +253,8 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     try:
         adjust = None if known is None else known.apply
         events = judge_inputs(inputs, settings, summary, options["input-format"], on_record=progress.advance,
-                              adjust=adjust, explain=bool(options["explain"]))
+                              adjust=adjust, explain=bool(options["explain"]),
+                              max_record_bytes=options["max-record-bytes"])
         for event in events:
             if isinstance(event, Problem):
                 reporter.problem(event)
@@ -255,8 +262,9 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
             if write:
                 collected.append(event)
             reporter.answer(event)
-    except GroundingError as error:
+    except GroundingError as error:  # a run that cannot go on still closes its report (valid JSON, SARIF, …)
         progress.stop()
+        reporter.finish(summary)
         _fail(error)
     except KeyboardInterrupt:
         progress.stop()

@@ -51,6 +51,7 @@ KEYS: dict[str, Key] = {
     "baseline": Key("str", None),
     "stale-baseline-fails": Key("bool", False),
     "explain": Key("bool", False),
+    "max-record-bytes": Key("int", 128 * 1024 * 1024),
 }
 
 

@@ -81,10 +81,10 @@ def _is_transcript_name(name: str) -> bool:
     return name.endswith(TRANSCRIPT_SUFFIXES)
 
 
-def read_records(path: str) -> Iterator[Record | Problem]:
+def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Record | Problem]:
     """Yield each record of one input (a path, or - for standard input)."""
     if path == "-":
-        yield from _lines(sys.stdin.buffer, "-")
+        yield from _lines(sys.stdin.buffer, "-", max_record_bytes)
         return
     try:
         stream = _open(path)
@@ -97,9 +97,15 @@ def read_records(path: str) -> Iterator[Record | Problem]:
     with stream:
         try:
             if path.removesuffix(".gz").removesuffix(".zst").endswith(".json"):
-                yield from _document(stream.read(), path)
+                limit = max_record_bytes or MAX_RECORD_BYTES
+                data = stream.read(limit + 1)
+                if len(data) > limit:
+                    yield Problem(path, 1, f"document is larger than the limit of {limit} bytes "
+                                           "(--max-record-bytes); it was not read")
+                    return
+                yield from _document(data, path)
             else:
-                yield from _lines(stream, path)
+                yield from _lines(stream, path, max_record_bytes)
         except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed file
             yield Problem(path, None, f"cannot read the rest of the file: {error}")
 
@@ -116,8 +122,27 @@ def _open(path: str) -> BinaryIO:
     return open(path, "rb")
 
 
-def _lines(stream: BinaryIO, source: str) -> Iterator[Record | Problem]:
-    for number, raw in enumerate(stream, start=1):
+# Real tool results reach tens of megabytes; a record past this is reported, never read into memory whole.
+MAX_RECORD_BYTES = 128 * 1024 * 1024
+
+
+def _lines(stream: BinaryIO, source: str, limit: int | None = None) -> Iterator[Record | Problem]:
+    limit = limit or MAX_RECORD_BYTES
+    offset = 0
+    number = 0
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        start = offset
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            skipped = _skip_line(stream)
+            offset += len(raw) + skipped
+            yield Problem(source, number, f"record of {len(raw) + skipped} bytes is larger than the limit of "
+                                          f"{limit} bytes (--max-record-bytes); it was not read")
+            continue
+        offset += len(raw)
         if number == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
         if not raw.strip():
@@ -125,7 +150,17 @@ def _lines(stream: BinaryIO, source: str) -> Iterator[Record | Problem]:
         try:
             yield Record(source, number, _loads(raw.rstrip(b"\r\n")), len(raw))
         except ValueError as error:
-            yield Problem(source, number, _describe(error, raw))
+            yield Problem(source, number, _describe(error, raw, start))
+
+
+def _skip_line(stream: BinaryIO) -> int:
+    """Read past the rest of an over-long line in bounded chunks; return how many bytes were skipped."""
+    skipped = 0
+    while True:
+        chunk = stream.readline(1 << 20)
+        skipped += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            return skipped
 
 
 def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
@@ -151,6 +186,11 @@ def _is_conversation(item: object) -> bool:
 
 # orjson reads an integer past 64 bits as a float, silently: records with long digit runs are read exactly.
 _LONG_LITERAL = re.compile(rb"[0-9.]{16,}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 
 def _loads(raw: bytes) -> object:
@@ -159,17 +199,18 @@ def _loads(raw: bytes) -> object:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass  # NaN, deep nesting: the standard parser decides
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"invalid UTF-8 at byte {error.start}") from None
+    text = raw.decode("utf-8")  # a UnicodeDecodeError is reported with its byte offset
+    if _SURROGATE_ESCAPE.search(text):
+        text = _LONE_SURROGATE.sub(r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8
     try:
         return json.loads(text, parse_float=Decimal)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
 
 
-def _describe(error: ValueError, raw: bytes) -> str:
+def _describe(error: ValueError, raw: bytes, start: int = 0) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return f"invalid UTF-8 at byte {start + error.start} of the file (column {error.start + 1} of the line)"
     message = str(error)
     if isinstance(error, json.JSONDecodeError):
         message = f"invalid JSON: {error.msg.removesuffix(' at')} at column {error.colno}"

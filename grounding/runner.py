@@ -29,6 +29,7 @@ def judge_inputs(
     on_record: Callable[[Record | Problem], None] | None = None,
     adjust: Adjust | None = None,
     explain: bool = False,
+    max_record_bytes: int | None = None,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
@@ -38,7 +39,7 @@ def judge_inputs(
     assembler = Assembler(input_format)
     for path in expand(list(paths)):
         summary.files += 1
-        for record in read_records(path):
+        for record in read_records(path, max_record_bytes):
             summary.records += 1
             if on_record is not None:
                 on_record(record)

@@ -28,7 +28,7 @@ class Pattern:
             raise PatternTimeout(
                 f"{self.option}: pattern {self.source!r} took longer than "
                 f"{PATTERN_TIMEOUT_SECONDS}s on the value {value[:60]!r}; "
-                "simplify it (nested repeats such as (a+)+ backtrack without end)"
+                "simplify it (overlapping alternatives or nested repeats, such as (a|a)+, backtrack without end)"
             ) from None
 
 

@@ -1,0 +1,187 @@
+"""Broken, huge and adversarial input: never a crash, never a hang, never a lost record."""
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from conftest import REPO
+from grounding.assembly import Assembler, Skipped
+from grounding.cli import app
+from grounding.engine import check_conversation
+from grounding.inputs import Problem, Record, read_records
+from grounding.model import Conversation
+from grounding.report import Summary
+from grounding.runner import judge_inputs
+from grounding.settings import Settings
+
+runner = CliRunner()
+GOOD = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()
+BAD_LINES = [
+    '{"id": "truncated", "messages": [',  # truncated JSON
+    b"\xff\xfe{}".decode("latin-1"),  # written below as bytes: invalid UTF-8
+    '{"id": "nul\x00", "messages": []}',  # a raw NUL is not valid JSON
+    "[" * 100_000 + "]" * 100_000,  # nested past any recursion limit
+    '{"id": "nan", "messages": [{"role": "tool", "content": NaN}]}',  # NaN where a string belongs
+    '{"id": "big", "n": ' + "9" * 400 + ', "messages": [{"role": "user", "content": "x"}]}',
+    '{"id": "dup", "id": "dup2", "messages": [{"role": "user", "content": "hi"}]}',
+    '{"id": "surrogate\\ud800", "messages": [{"role": "user", "content": "\\udfff"},'
+    ' {"role": "assistant", "content": "ORD-\\ud800 ORD-55555"}]}',
+    '"just a string"',
+    "",  # a blank line is nothing at all
+]
+
+
+def _mixed(tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    with path.open("wb") as stream:
+        stream.write(b"\xef\xbb\xbf")  # a BOM at the start
+        for good, bad in zip(GOOD * 4, BAD_LINES):
+            stream.write(good.encode() + b"\r\n")  # CRLF line ends
+            stream.write(b"\xff\xfe{}\n" if bad.startswith("\xff") else bad.encode("utf-8", "surrogatepass") + b"\n")
+    return path
+
+
+def _verdicts(path):
+    summary = Summary()
+    events = list(judge_inputs([str(path)], Settings(), summary))
+    answers = {(e.conversation, e.turn): (e.verdict.status, e.verdict.unsupported) for e in events
+               if not isinstance(e, Problem)}
+    return answers, summary
+
+
+def test_bad_records_are_reported_and_every_good_verdict_is_unchanged(tmp_path):
+    answers, summary = _verdicts(_mixed(tmp_path))
+    alone, _ = _verdicts(REPO / "fixtures" / "support_bot.jsonl")
+    for key, verdict in alone.items():
+        assert answers[key] == verdict
+    # every non-blank record is accounted for: a conversation, or an error
+    assert summary.records == summary.conversations + summary.errors + summary.skipped
+    assert summary.errors == 6  # truncated, UTF-8, NUL, nesting, NaN content, a bare string
+
+
+def test_hostile_file_through_the_cli_never_shows_a_traceback(tmp_path):
+    path = _mixed(tmp_path)
+    for output_format in ("full", "json", "sarif", "junit", "github", "gitlab", "concise", "json-lines"):
+        proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(path), "--format", output_format],
+                              capture_output=True, text=True, encoding="utf-8", errors="replace")
+        assert proc.returncode == 1, (output_format, proc.stderr[-500:])
+        assert "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(path), "--strict"], capture_output=True)
+    assert proc.returncode == 2
+
+
+def test_empty_and_blank_files_are_zero_conversations(tmp_path):
+    for content in (b"", b"\n\n  \n"):
+        path = tmp_path / "empty.jsonl"
+        path.write_bytes(content)
+        result = runner.invoke(app, ["check", str(path), "--format", "json"])
+        assert result.exit_code == 0 and json.loads(result.stdout)["summary"]["conversations"] == 0
+
+
+def test_a_record_over_the_limit_is_reported_without_being_read(tmp_path):
+    path = tmp_path / "huge.jsonl"
+    with path.open("w") as stream:
+        stream.write(json.dumps({"id": "huge", "messages": [{"role": "user", "content": "x" * 2_000_000}]}) + "\n")
+        stream.write(GOOD[1] + "\n")
+    records = list(read_records(str(path), max_record_bytes=1_000_000))
+    assert isinstance(records[0], Problem) and "larger than the limit" in records[0].message
+    assert isinstance(records[1], Record) and records[1].line == 2
+
+
+def test_the_default_limit_accepts_records_of_64_megabytes():
+    from grounding.inputs import MAX_RECORD_BYTES
+    assert MAX_RECORD_BYTES >= 64 * 1024 * 1024
+
+
+def test_truncated_gzip_and_decompression_bomb_stop_with_a_clear_error(tmp_path):
+    line = (GOOD[0] + "\n").encode()
+    truncated = tmp_path / "cut.jsonl.gz"
+    truncated.write_bytes(gzip.compress(line * 200)[:300])
+    records = list(read_records(str(truncated)))
+    assert isinstance(records[-1], Problem) and "cannot read the rest" in records[-1].message
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb") as stream:
+        for _ in range(64):
+            stream.write(b"0" * (1 << 20))  # one 64 MB line of zeros, a few kilobytes on disk
+        stream.write(b"\n")
+    assert os.path.getsize(bomb) < 200_000
+    records = list(read_records(str(bomb), max_record_bytes=4 << 20))
+    assert len(records) == 1 and "larger than the limit" in records[0].message
+
+
+def test_a_catastrophic_pattern_ends_with_an_error_naming_it(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps({"id": "x", "messages": [
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "a" * 30 + "b"}]}) + "\n")
+    started = time.monotonic()
+    result = runner.invoke(app, ["check", str(path), "--exempt-regex", "(a|a)+c", "--format", "json"])
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 2 and "pattern '(a|a)+c' took longer than" in result.stderr
+    json.loads(result.stdout)  # the report was closed before the run ended
+
+
+def test_ctrl_c_prints_the_summary_so_far_and_exits_130():
+    proc = subprocess.Popen([sys.executable, "-m", "grounding", "check", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write((GOOD[1] + "\n").encode())
+    proc.stdin.flush()
+    time.sleep(1.5)  # the record is judged; the run waits for more input
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert b"1 conversation" in out + err and b"Traceback" not in err
+
+
+def test_a_closed_downstream_pipe_ends_quietly():
+    corpus = REPO.parent / "shared" / "corpus" / "real" / "dev.jsonl"
+    if not corpus.exists():
+        pytest.skip("shared corpus not beside the repo")
+    proc = subprocess.run(f"{sys.executable} -m grounding check {corpus} --format json-lines | head -n 1",
+                          shell=True, capture_output=True, text=True)
+    assert proc.stdout.count("\n") == 1 and "Traceback" not in proc.stderr and "Broken pipe" not in proc.stderr
+
+
+# fuzzing ----------------------------------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=20)),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["role", "content", "messages", "type", "text", "tool_calls", "parts", "id", "kind",
+                         "sessionId", "message", "resourceSpans", "tool_call_id", "contents", "input", "output"])
+        | st.text(max_size=6), inner, max_size=5),
+    max_leaves=25,
+)
+fuzz = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+
+
+@fuzz
+@given(json_values)
+def test_fuzz_any_json_record_is_read_or_reported_never_raised(value):
+    assembler = Assembler()
+    events = list(assembler.feed(Record("fuzz", 1, value))) + list(assembler.end_of_source("fuzz"))
+    events += list(assembler.finish())
+    assert events  # every record is accounted for
+    for event in events:
+        assert isinstance(event, (Conversation, Problem, Skipped))
+        if isinstance(event, Conversation):
+            list(check_conversation(event, Settings()))
+
+
+@fuzz
+@given(st.lists(st.binary(max_size=60), max_size=6))
+def test_fuzz_any_bytes_are_read_or_reported_never_raised(tmp_path_factory, lines):
+    path = tmp_path_factory.mktemp("fuzz") / "f.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    summary = Summary()
+    list(judge_inputs([str(path)], Settings(), summary))
+    nonblank = sum(1 for line in b"\n".join(lines).split(b"\n") if line.strip())
+    assert summary.records == nonblank
