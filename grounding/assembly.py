@@ -50,6 +50,15 @@ TRACE_FORMATS = (
 _TRACE_ALIASES = {"openinference": "otel-genai"}
 
 
+# A record of an unexpected shape can trip a reader in ways no check foresaw (a list where a name
+# belongs); it becomes that record's error, never a crash of the whole run.
+READER_FAULTS = (TypeError, AttributeError, KeyError, IndexError, ValueError)
+
+
+def _fault(source: str, line: int, error: Exception) -> Problem:
+    return Problem(source, line, f"the record has a shape no reader expected ({type(error).__name__}: {error})")
+
+
 class Assembler:
     def __init__(self, input_format: str | None = None) -> None:
         self.input_format = resolve_format(input_format) if input_format else None
@@ -57,6 +66,12 @@ class Assembler:
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
 
     def feed(self, record: Record) -> Iterator[Event]:
+        try:
+            yield from list(self._feed(record))
+        except READER_FAULTS as error:
+            yield _fault(record.source, record.line, error)
+
+    def _feed(self, record: Record) -> Iterator[Event]:
         value, source, line = record.value, record.source, record.line
         forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
         if forced == "claude-code" or (forced is None and claude_code.recognises(value)):
@@ -75,7 +90,10 @@ class Assembler:
         """A file ended: its Claude Code sessions are complete."""
         for key in [key for key in self._sessions if key[0] == source]:
             records = self._sessions.pop(key)
-            yield claude_code.assemble(records, source)
+            try:
+                yield claude_code.assemble(records, source)
+            except READER_FAULTS as error:
+                yield _fault(source, records[0][0], error)
 
     def finish(self) -> Iterator[Event]:
         """The input ended: every trace is complete."""
@@ -85,6 +103,8 @@ class Assembler:
                 yield modules[name].assemble(entries, source, line, trace_id)
             except RecordError as error:
                 yield Problem(source, line, f"trace {trace_id}: {error}")
+            except READER_FAULTS as error:
+                yield _fault(source, line, error)
         self._traces.clear()
 
     def _session_record(self, value: object, source: str, line: int) -> Iterator[Event]:

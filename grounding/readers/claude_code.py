@@ -23,7 +23,8 @@ _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 def recognises(record: object) -> bool:
     return (
         isinstance(record, dict)
-        and record.get("type") in _TYPES
+        and isinstance(record.get("type"), str)
+        and record["type"] in _TYPES
         and ("sessionId" in record or record.get("type") in ("summary", "file-history-snapshot"))
         and "messages" not in record
     )

@@ -27,9 +27,9 @@ def recognises(record: object) -> bool:
 def spans(record: dict) -> list[dict]:
     """Every span of one TracesData record, with its attributes decoded to plain values."""
     found = []
-    for resource in record.get("resourceSpans") or []:
-        for scope in (resource or {}).get("scopeSpans") or []:
-            for span in (scope or {}).get("spans") or []:
+    for resource in _dicts(record.get("resourceSpans")):
+        for scope in _dicts(resource.get("scopeSpans")):
+            for span in _dicts(scope.get("spans")):
                 if isinstance(span, dict):
                     attributes = {a.get("key"): any_value(a.get("value")) for a in span.get("attributes") or []
                                   if isinstance(a, dict)}
@@ -198,3 +198,7 @@ def _flat_message(fields: dict) -> dict:
 def entries(record: dict) -> list[tuple[str, dict]]:
     """(trace id, span) for every model-call span of one TracesData record."""
     return [(str(span.get("traceId")), span) for span in spans(record) if kind_of(span)]
+
+
+def _dicts(value: object) -> list[dict]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
