@@ -248,3 +248,15 @@ def test_progress_shows_only_on_an_interactive_stderr(monkeypatch):
     from grounding.progress import Progress
     monkeypatch.setenv("CI", "true")
     assert Progress.start(enabled=True)._display is None
+
+
+def test_formats_lists_every_reader_in_detection_order():
+    from grounding.readers import FORMAT_NAMES
+    lines = invoke("formats").stdout.splitlines()
+    assert [line.split()[0] for line in lines] == list(FORMAT_NAMES)
+
+
+def test_max_record_bytes_on_the_command_line(tmp_path):
+    result = invoke("check", SUPPORT, "--max-record-bytes", "100", "--format", "json")
+    document = json.loads(result.stdout)
+    assert document["summary"]["errors"] == 3 and result.exit_code == 2
