@@ -36,6 +36,7 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
         yield from _unjudgeable(conversation)
         return
     index = EvidenceIndex()
+    index.forms.min_digits = settings.min_digits
     options = ReadOptions(settings.min_digits, keep_words=bool(settings.shapes))
     turn = 0
     for item in conversation.items:

@@ -19,7 +19,7 @@ import regex
 from grounding import jsontext, pyrepr
 from grounding.dates import prose_dates, twelve_hour_times
 from grounding.normalise import lookup_forms, normalise, spell_number
-from grounding.token_readings import TokenReader
+from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
 
 _HAS_DIGIT = regex.compile(r"\d")
@@ -40,8 +40,19 @@ class Forms:
     prose_iso: set[str] = field(default_factory=set)  # prose dates with a year (§9.10)
     month_days: set[str] = field(default_factory=set)  # yearless prose dates (§9.10)
     wholes: list[str] = field(default_factory=list)  # string leaves with a digit, read whole only for masks
+    pending: set[str] = field(default_factory=set)  # identifiers whose components are not worked out yet
+    min_digits: int = 4  # the digit bar the pending components are worked out with
+
+    def resolve(self) -> set[str]:
+        """The component forms, working out those still pending (§9.4)."""
+        if self.pending:
+            for value in self.pending:
+                self.component.update(components_of(value, self.min_digits))
+            self.pending.clear()
+        return self.component
 
     def every_form(self) -> Iterator[str]:
+        self.resolve()
         yield from self.plain
         yield from self.unit
         yield from self.date
@@ -51,6 +62,7 @@ class Forms:
     def drop(self, forms: Forms) -> None:
         """Remove everything forms spells (a failed lookup's argument forms, §9.6)."""
         spelled = set(forms.every_form())
+        self.resolve()
         for routed in (self.plain, self.unit, self.date, self.component):
             routed -= spelled
         self.numbers -= forms.numbers | spelled
@@ -100,6 +112,7 @@ class _Reader:
         self.forms = forms
         self.options = options
         self.tokens = _token_reader(options)
+        forms.min_digits = options.min_digits
         self.typed = typed  # numbers here are operands of §9.7 (tool results, not exempt text)
         self.whole_strings = whole_strings  # index each string whole as a plain form (call arguments)
 
@@ -112,7 +125,7 @@ class _Reader:
             forms.plain.update(chain.from_iterable(r.plain for r in readings))
             forms.unit.update(chain.from_iterable(r.unit for r in readings))
             forms.date.update(chain.from_iterable(r.date for r in readings))
-            forms.component.update(chain.from_iterable(r.component for r in readings))
+            forms.pending.update(chain.from_iterable(r.component for r in readings))
             numbers = set(chain.from_iterable(r.numbers for r in readings))
             forms.numbers |= numbers
             if self.typed and operands:
@@ -363,6 +376,7 @@ class EvidenceIndex:
         mine.unit |= forms.unit
         mine.date |= forms.date
         mine.component |= forms.component
+        mine.pending |= forms.pending
         if not forms.numbers <= mine.numbers:
             mine.numbers |= forms.numbers
             self._sorted_numbers = None
@@ -375,6 +389,10 @@ class EvidenceIndex:
         mine.prose_iso |= forms.prose_iso
         mine.month_days |= forms.month_days
         mine.wholes.extend(forms.wholes)
+
+    def components(self) -> set[str]:
+        """Component forms of everything read (worked out the first time an answer needs them)."""
+        return self.forms.resolve()
 
     def has_number(self, magnitude: Decimal) -> bool:
         """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
@@ -419,8 +437,8 @@ class EvidenceIndex:
             value in forms.plain
             or value in forms.unit
             or value in forms.date
-            or value in forms.component
             or value in forms.prose_iso
+            or value in self.components()
         )
 
 

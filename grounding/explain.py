@@ -95,6 +95,7 @@ def _sources(value: str, via: str, detail: str | None, read: list[tuple[int, Ite
         wanted |= {part.strip() for part in detail.replace("+", "/").split("/")} if via == "composite" else {detail}
     found = []
     for position, item, forms in read:
+        forms.resolve()
         held = getattr(forms, _ROUTE_SETS.get(via, "plain"))
         if via in ("sign", "rounded") and is_number(value):
             hit = _number_near(value, forms)
@@ -170,7 +171,7 @@ def _nearest(value: str, read: list[tuple[int, Item, Forms]]) -> list[str]:
     scored: list[tuple[int, str, int, Item]] = []
     seen: set[str] = set()
     for position, item, forms in read:
-        for form in forms.plain | forms.component:
+        for form in forms.plain | forms.resolve():
             if form in seen or is_number(form) != numeric or abs(len(form) - len(value)) > limit:
                 continue
             seen.add(form)

@@ -90,10 +90,11 @@ def is_plain(value: str, index: EvidenceIndex) -> bool:
 def reading_of(value: str, index: EvidenceIndex) -> str | None:
     """Route 2: the best §9 reading among the value's forms: unit, then date part, then component."""
     forms = lookup_forms(value)
-    for via, held in (("unit", index.forms.unit), ("date-part", index.forms.date), ("component", index.forms.component)):
+    for via, held in (("unit", index.forms.unit), ("date-part", index.forms.date)):
         if any(form in held for form in forms):
             return via
-    return None
+    components = index.components()
+    return "component" if any(form in components for form in forms) else None
 
 
 def magnitude_of(value: str) -> Decimal:

@@ -76,7 +76,7 @@ def _is_emphasis(segment: str, occurrence: Occurrence, before: str) -> bool:
 def _form_ending_with(tail: str, index: EvidenceIndex) -> str | None:
     """A read form longer than the tail that ends with it (never an amount with decimals)."""
     forms = index.forms
-    for group in (forms.plain | index.wholes(), forms.unit | forms.date | forms.component | forms.prose_iso):
+    for group in (forms.plain | index.wholes(), forms.unit | forms.date | index.components() | forms.prose_iso):
         found = [
             form
             for form in group

@@ -9,6 +9,7 @@ into an index is a few calls into C.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from grounding.dates import date_parts
@@ -37,7 +38,7 @@ class TokenReading(NamedTuple):
     plain: tuple[str, ...]
     unit: tuple[str, ...]
     date: tuple[str, ...]
-    component: tuple[str, ...]
+    component: tuple[str, ...]  # the token itself when it has joiners: its components are read on demand
     numbers: tuple[str, ...]  # canonical spellings of the absolute values of its numbers (with a unit or not)
     meridiem: bool  # "7am": a 12-hour time may be written here
 
@@ -90,30 +91,38 @@ class TokenReader:
             parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
             if parts:
                 return TokenReading(plain, (), parts, (), (), meridiem)
-        components = self._components(value) if _JOINER_RUN.search(value) else ()
-        return TokenReading(plain, (), (), components, (), meridiem)
+        # Components are worked out only if an answer needs them (most values are found plainly).
+        pending = (value,) if _JOINER_RUN.search(value) else ()
+        return TokenReading(plain, (), (), pending, (), meridiem)
 
-    def _components(self, value: str) -> tuple[str, ...]:
-        """Parts of an identifier that are values themselves, and every run of parts ending it (§9.4)."""
-        joiners = list(_JOINER_RUN.finditer(value))
-        if not joiners:
-            return ()
-        parts = {piece for piece in _JOINER_RUN.split(value) if piece}
-        parts.update(value[joiner.end() :] for joiner in joiners if joiner.end() < len(value))
-        found: list[str] = []
-        for part in parts:
-            if not _HAS_DIGIT.search(part):
-                continue  # a value needs a digit (no shapes apply to components)
-            if _PLAIN_DIGITS.fullmatch(part):
-                if len(part) >= self.min_digits:  # zero padding counts as written
-                    found.extend(lookup_forms(spell_number(part)))
-            elif _LETTER_LED.fullmatch(part):
-                if len(part) >= 4:  # an identifier: led by a letter, never a number, range or ratio
-                    found.append(part)
-            else:
-                spelled = normalise(part)
-                classified = classify(spelled, self.min_digits)
-                if classified is not None:
-                    found.extend(lookup_forms(spelled))
-                    found.extend(lookup_forms(classified.value))
-        return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def components_of(value: str, min_digits: int) -> tuple[str, ...]:
+    """Parts of an identifier that are values themselves, and every run of parts ending it (§9.4).
+
+    >>> sorted(set(components_of("gift_card_5086243", 4)))
+    ['5086243', 'card_5086243']
+    """
+    joiners = list(_JOINER_RUN.finditer(value))
+    if not joiners:
+        return ()
+    parts = {piece for piece in _JOINER_RUN.split(value) if piece}
+    parts.update(value[joiner.end() :] for joiner in joiners if joiner.end() < len(value))
+    found: list[str] = []
+    for part in parts:
+        if not _HAS_DIGIT.search(part):
+            continue  # a value needs a digit (no shapes apply to components)
+        if _PLAIN_DIGITS.fullmatch(part):
+            if len(part) >= min_digits:  # zero padding counts as written
+                found.extend(lookup_forms(spell_number(part)))
+        elif _LETTER_LED.fullmatch(part):
+            if len(part) >= 4:  # an identifier: led by a letter, never a number, range or ratio
+                found.append(part)
+        else:
+            spelled = normalise(part)
+            classified = classify(spelled, min_digits)
+            if classified is not None:
+                found.extend(lookup_forms(spelled))
+                found.extend(lookup_forms(classified.value))
+    return tuple(found)
