@@ -115,6 +115,10 @@ def check(
     explain: Annotated[
         Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
     ] = None,
+    jobs: Annotated[
+        Optional[int],
+        typer.Option("--jobs", "-j", metavar="N", help="Worker processes (0 = one per core); output is the same [1]."),
+    ] = None,
     max_record_bytes: Annotated[
         Optional[int],
         typer.Option("--max-record-bytes", metavar="N",
@@ -138,7 +142,7 @@ def check(
             "fail-on-example": fail_on_example, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
             "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
             "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
-            "max-record-bytes": max_record_bytes,
+            "max-record-bytes": max_record_bytes, "jobs": jobs,
         }
         options = resolve(given, config)
         settings = build_settings(
@@ -254,7 +258,7 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
         adjust = None if known is None else known.apply
         events = judge_inputs(inputs, settings, summary, options["input-format"], on_record=progress.advance,
                               adjust=adjust, explain=bool(options["explain"]),
-                              max_record_bytes=options["max-record-bytes"])
+                              max_record_bytes=options["max-record-bytes"], jobs=options["jobs"])
         for event in events:
             if isinstance(event, Problem):
                 reporter.problem(event)

@@ -52,6 +52,7 @@ KEYS: dict[str, Key] = {
     "stale-baseline-fails": Key("bool", False),
     "explain": Key("bool", False),
     "max-record-bytes": Key("int", 128 * 1024 * 1024),
+    "jobs": Key("jobs", 1),
 }
 
 
@@ -131,6 +132,8 @@ def _checked(path: Path, key: str, value: object) -> object:
         problem = "must be true or false"
     elif spec.kind == "int" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
         problem = "must be a whole number of 1 or more"
+    elif spec.kind == "jobs" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        problem = "must be a whole number of 0 (one per core) or more"
     elif spec.kind == "str" and not isinstance(value, str):
         problem = "must be a string"
     elif spec.kind == "list" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
