@@ -9,6 +9,7 @@ prose date), so the verdict can say which route grounded a value.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -22,7 +23,8 @@ from grounding.normalise import lookup_forms, normalise, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
 
-_HAS_DIGIT = regex.compile(r"\d")
+_HAS_DIGIT = re.compile(r"\d")
+_WHOLE_SEPARATOR = "\x00"
 _ERROR_WORD = regex.compile(r"\s*error\b", regex.IGNORECASE)
 
 
@@ -39,7 +41,8 @@ class Forms:
     collections: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # for totals (§9.7)
     prose_iso: set[str] = field(default_factory=set)  # prose dates with a year (§9.10)
     month_days: set[str] = field(default_factory=set)  # yearless prose dates (§9.10)
-    wholes: list[str] = field(default_factory=list)  # string leaves with a digit, read whole only for masks
+    # the string leaves of each document, NUL-joined and kept as one text: only masks read them whole (§9.11)
+    wholes: list[str] = field(default_factory=list)
     pending: set[str] = field(default_factory=set)  # identifiers whose components are not worked out yet
     min_digits: int = 4  # the digit bar the pending components are worked out with
 
@@ -72,7 +75,10 @@ class Forms:
         ]
         self.prose_iso -= spelled
         self.month_days -= forms.month_days | {iso[5:] for iso in spelled if _is_iso_date(iso)}
-        self.wholes = [whole for whole in self.wholes if normalise(whole) not in spelled]
+        self.wholes = [
+            _WHOLE_SEPARATOR.join(s for s in joined.split(_WHOLE_SEPARATOR) if normalise(s) not in spelled)
+            for joined in self.wholes
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +159,7 @@ class _Reader:
         if self.whole_strings:
             self.forms.plain.update(filter(None, map(normalise, strings)))
         if _HAS_DIGIT.search(joined):
-            self.forms.wholes.extend(s for s in strings if _HAS_DIGIT.search(s))
+            self.forms.wholes.append(joined)
 
     def number(self, node: object) -> None:
         """A JSON number leaf: its exact spelling is a plain form, its absolute value an operand."""
@@ -428,7 +434,12 @@ class EvidenceIndex:
 
     def wholes(self) -> set[str]:
         """String leaves read whole, normalised (only masks need them, §9.11)."""
-        return {normalise(whole) for whole in self.forms.wholes}
+        return {
+            normalise(whole)
+            for joined in self.forms.wholes
+            for whole in joined.split(_WHOLE_SEPARATOR)
+            if _HAS_DIGIT.search(whole)
+        }
 
     def is_any_form(self, value: str) -> bool:
         """True when value is indexed by any route (plainly or by a §9 reading)."""
