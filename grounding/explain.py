@@ -116,7 +116,10 @@ def _number_near(value: str, forms: Forms) -> bool:
 
 
 def _where(position: int, item: Item, wanted: set[str]) -> str:
-    kind = "tool result" if item.kind is Kind.EVIDENCE else "exempt: user or system text"
+    if item.kind is Kind.EVIDENCE:
+        kind = f"tool result of {item.tool}" if item.tool else "tool result"
+    else:
+        kind = "exempt: user or system text"
     pointer = _pointer(item, wanted) if item.kind is Kind.EVIDENCE else None
     return f"item {position} ({kind})" + (f" at {pointer}" if pointer else "")
 

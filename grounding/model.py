@@ -27,6 +27,7 @@ class Item:
     is_error: bool = False  # the transport marked this tool result as failed
     call_arguments: str | None = None  # arguments of the call this result answers (§2.5)
     document: object = None  # a tool result a format already holds as JSON (an object or array), else None
+    tool: str | None = None  # the name of the tool whose result this is, when the record says
 
 
 @dataclass(frozen=True, slots=True)

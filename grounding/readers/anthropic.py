@@ -39,7 +39,7 @@ def read(record: object, source: str, line: int) -> Conversation:
     if not isinstance(messages, list):
         raise RecordError('expected {"messages": [...]} for Anthropic Messages')
     items: list[Item] = [user_text(text) for text in _system_texts(body.get("system"))]
-    calls: dict[str, str | None] = {}
+    calls: dict[str, tuple[object, str | None]] = {}
     for index, raw in enumerate(messages):
         message = expect_dict(raw, f"messages[{index}]")
         role = message.get("role")
@@ -69,20 +69,22 @@ def _blocks(content: object, index: int) -> list[dict]:
     return [block for block in expect_list(content, f"messages[{index}].content") if isinstance(block, dict)]
 
 
-def _user_items(blocks: list[dict], calls: dict[str, str | None]) -> list[Item]:
+def _user_items(blocks: list[dict], calls: dict[str, tuple[object, str | None]]) -> list[Item]:
     items = []
     for block in blocks:
         if _is_text_block(block):
             items.append(user_text(block["text"]))
         elif block.get("type") == "tool_result":
-            arguments = calls.get(block.get("tool_use_id")) if isinstance(block.get("tool_use_id"), str) else None
+            name, arguments = calls.get(block.get("tool_use_id"), (None, None)) if isinstance(
+                block.get("tool_use_id"), str) else (None, None)
             is_error = block.get("is_error") is True
             for text in _result_texts(block.get("content")):
-                items.append(Item(Kind.EVIDENCE, text, is_error=is_error, call_arguments=arguments))
+                items.append(Item(Kind.EVIDENCE, text, is_error=is_error, call_arguments=arguments,
+                                  tool=name if isinstance(name, str) else None))
     return items
 
 
-def _assistant_item(blocks: list[dict], calls: dict[str, str | None]) -> Item:
+def _assistant_item(blocks: list[dict], calls: dict[str, tuple[object, str | None]]) -> Item:
     texts, made_calls = [], False
     for block in blocks:
         if _is_text_block(block):
@@ -90,7 +92,7 @@ def _assistant_item(blocks: list[dict], calls: dict[str, str | None]) -> Item:
         elif block.get("type") == "tool_use":
             made_calls = True
             if isinstance(block.get("id"), str):
-                calls[block["id"]] = arguments_text(block.get("input"))
+                calls[block["id"]] = (block.get("name"), arguments_text(block.get("input")))
     if made_calls:
         return Item(Kind.NEITHER, "")
     return Item(Kind.ANSWER, "\n".join(texts))

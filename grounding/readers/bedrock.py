@@ -73,15 +73,15 @@ def _user(blocks: list[dict], ledger: CallLedger) -> list[Item]:
             items.append(user_text(block["text"]))
         result = block.get("toolResult")
         if isinstance(result, dict):
-            arguments = ledger.arguments_for(result.get("toolUseId"))
+            call = ledger.call_for(result.get("toolUseId"))
             failed = result.get("status") == "error"
             for part in result.get("content") or []:
                 if not isinstance(part, dict):
                     continue
                 if "json" in part:
-                    items.append(Item(Kind.EVIDENCE, "", is_error=failed, call_arguments=arguments, document=part["json"]))
+                    items.append(Item(Kind.EVIDENCE, "", is_error=failed, call_arguments=call.arguments, document=part["json"], tool=call.name))
                 elif isinstance(part.get("text"), str):
-                    items.append(Item(Kind.EVIDENCE, part["text"], is_error=failed, call_arguments=arguments))
+                    items.append(Item(Kind.EVIDENCE, part["text"], is_error=failed, call_arguments=call.arguments, tool=call.name))
     return items
 
 

@@ -87,9 +87,9 @@ def _user_items(record: dict, blocks: list[dict], ledger: CallLedger) -> list[It
             text = _REMINDER.sub(" ", block["text"])
             items.append(Item(Kind.NEITHER, text) if meta else user_text(text))
         elif block.get("type") == "tool_result":
-            arguments = ledger.arguments_for(block.get("tool_use_id"))
+            call = ledger.call_for(block.get("tool_use_id"))
             content = block.get("content")
             if isinstance(content, list):
                 content = [b for b in content if isinstance(b, dict) and b.get("type") == "text"] or ""
-            items.extend(result_items(content, is_error=block.get("is_error") is True, arguments=arguments))
+            items.extend(result_items(content, is_error=block.get("is_error") is True, arguments=call.arguments, tool=call.name))
     return items

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 import orjson
 
@@ -58,25 +59,28 @@ def record_id(record: object) -> str | None:
     return None
 
 
-def result_items(content: object, *, is_error: bool = False, arguments: str | None = None) -> list[Item]:
+def result_items(
+    content: object, *, is_error: bool = False, arguments: str | None = None, tool: object = None
+) -> list[Item]:
     """The tool result(s) a format's result content holds, as evidence items.
 
     A string is one result (parsed later if it is JSON); an object, or an array
     that is not a list of text blocks, is one result already in JSON form; a list
     of text blocks (or of strings) is one result per block (SPEC-READINGS §2.4).
     """
+    name = tool if isinstance(tool, str) else None
     if content is None:
-        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments)]
+        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, tool=name)]
     if isinstance(content, str):
-        return [Item(Kind.EVIDENCE, content, is_error=is_error, call_arguments=arguments)]
+        return [Item(Kind.EVIDENCE, content, is_error=is_error, call_arguments=arguments, tool=name)]
     if isinstance(content, list) and content and all(_text_of_block(block) is not None for block in content):
         return [
-            Item(Kind.EVIDENCE, _text_of_block(block), is_error=is_error, call_arguments=arguments)
+            Item(Kind.EVIDENCE, _text_of_block(block), is_error=is_error, call_arguments=arguments, tool=name)
             for block in content
         ]
     if isinstance(content, (dict, list)):
-        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, document=content)]
-    return [Item(Kind.EVIDENCE, str(content), is_error=is_error, call_arguments=arguments)]
+        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, document=content, tool=name)]
+    return [Item(Kind.EVIDENCE, str(content), is_error=is_error, call_arguments=arguments, tool=name)]
 
 
 _TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})
@@ -102,6 +106,11 @@ def text_of_parts(parts: object) -> str:
     return "\n".join(text for text in map(_text_of_block, parts) if text is not None)
 
 
+class Call(NamedTuple):
+    name: object
+    arguments: str | None
+
+
 class CallLedger:
     """The tool calls a conversation made, to find the call a result answers (SPEC-READINGS §2.5).
 
@@ -117,18 +126,19 @@ class CallLedger:
         self._turns.append(calls)
         self._answered = 0
 
-    def arguments_for(self, call_id: object = None, name: object = None) -> str | None:
+    def call_for(self, call_id: object = None, name: object = None) -> Call:
+        """The call a result answers: (tool name, arguments); arguments None when no call is known."""
         position, self._answered = self._answered, self._answered + 1
         if call_id is not None:
             for turn in reversed(self._turns):
-                for known_id, _, arguments in turn:
+                for known_id, known_name, arguments in turn:
                     if known_id == call_id:
-                        return arguments
+                        return Call(known_name, arguments)
         latest = self._turns[-1] if self._turns else []
         if name is not None:
             named = [arguments for _, known_name, arguments in latest if known_name == name]
             if len(named) == 1:
-                return named[0]
+                return Call(name, named[0])
         if call_id is None and position < len(latest):
-            return latest[position][2]
-        return None
+            return Call(latest[position][1], latest[position][2])
+        return Call(name, None)

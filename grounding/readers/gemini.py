@@ -78,8 +78,8 @@ def _input_turn(parts: list, ledger: CallLedger) -> list[Item]:
             continue
         response = _get(part, "functionResponse", "function_response")
         if isinstance(response, dict):
-            arguments = ledger.arguments_for(response.get("id"), response.get("name"))
-            items.extend(result_items(_unwrapped(response.get("response")), arguments=arguments))
+            call = ledger.call_for(response.get("id"), response.get("name"))
+            items.extend(result_items(_unwrapped(response.get("response")), arguments=call.arguments, tool=call.name))
         elif isinstance(part.get("text"), str):
             items.append(user_text(part["text"]))
     return items

@@ -52,8 +52,8 @@ def read(record: object, source: str, line: int) -> Conversation:
             else:
                 items.append(Item(Kind.ANSWER, text_of_parts(content)))
         elif role == "tool":
-            arguments = ledger.arguments_for(data.get("tool_call_id"), data.get("name"))
-            items.extend(result_items(content, is_error=data.get("status") == "error", arguments=arguments))
+            call = ledger.call_for(data.get("tool_call_id"), data.get("name"))
+            items.extend(result_items(content, is_error=data.get("status") == "error", arguments=call.arguments, tool=call.name))
         else:
             raise RecordError(f"messages[{index}] has type {kind!r}; expected system, human, ai or tool")
     conversation_id = record.get("id") if isinstance(record, dict) else None

@@ -30,7 +30,7 @@ def read(record: object, source: str, line: int) -> Conversation:
     if not isinstance(messages, list):
         raise RecordError('expected {"messages": [...]} or a bare messages array for OpenAI Chat Completions')
     items: list[Item] = []
-    calls: list[tuple[str | None, str | None]] = []  # (id, arguments) of the latest assistant with calls
+    calls: list[tuple[str | None, str | None, str | None]] = []  # (id, arguments, name) of the latest calls
     results_since_calls = 0
     for index, raw in enumerate(messages):
         message = expect_dict(raw, f"messages[{index}]")
@@ -45,13 +45,13 @@ def read(record: object, source: str, line: int) -> Conversation:
                 items.append(Item(Kind.NEITHER, ""))
                 calls, results_since_calls = found, 0
         elif role in ("tool", "function"):
-            arguments = _answered_call(message, calls, results_since_calls)
+            tool, arguments = _answered_call(message, calls, results_since_calls)
             results_since_calls += 1
             content = message.get("content")
             if isinstance(content, dict):  # lowered from a format that keeps results as JSON (OTel)
-                items.extend(result_items(content, arguments=arguments))
+                items.extend(result_items(content, arguments=arguments, tool=tool))
             else:
-                items.extend(result_items(_part_texts(content, index), arguments=arguments))
+                items.extend(result_items(_part_texts(content, index), arguments=arguments, tool=tool))
         else:
             raise RecordError(
                 f"messages[{index}] has role {role!r}; expected system, developer, user, assistant, tool or function"
@@ -65,7 +65,7 @@ def _messages_of(record: object) -> object:
     return record
 
 
-def _calls_of(message: dict) -> list[tuple[str | None, str | None]] | None:
+def _calls_of(message: dict) -> list[tuple[str | None, str | None, str | None]] | None:
     """The calls an assistant message makes, or None when it makes none (it is an answer)."""
     tool_calls = message.get("tool_calls")
     if isinstance(tool_calls, list) and tool_calls:
@@ -73,24 +73,24 @@ def _calls_of(message: dict) -> list[tuple[str | None, str | None]] | None:
         for call in tool_calls:
             call = call if isinstance(call, dict) else {}
             function = call.get("function") if isinstance(call.get("function"), dict) else {}
-            found.append((call.get("id"), arguments_text(function.get("arguments"))))
+            found.append((call.get("id"), arguments_text(function.get("arguments")), function.get("name")))
         return found
     if message.get("function_call") is not None:
         function = message["function_call"] if isinstance(message["function_call"], dict) else {}
-        return [(None, arguments_text(function.get("arguments")))]
+        return [(None, arguments_text(function.get("arguments")), function.get("name"))]
     return None
 
 
-def _answered_call(message: dict, calls: list[tuple[str | None, str | None]], position: int) -> str | None:
-    """Arguments of the call this tool message answers (SPEC-READINGS §2.5), or None."""
+def _answered_call(message: dict, calls: list, position: int) -> tuple[object, str | None]:
+    """(tool name, arguments) of the call this tool message answers (SPEC-READINGS §2.5); arguments None if unknown."""
     call_id = message.get("tool_call_id")
     if call_id is not None:
-        for known_id, arguments in calls:
+        for known_id, arguments, name in calls:
             if known_id == call_id:
-                return arguments
+                return name, arguments
     if (call_id is None or (len(calls) == 1 and position == 0)) and position < len(calls):
-        return calls[position][1]
-    return None
+        return calls[position][2], calls[position][1]
+    return message.get("name"), None
 
 
 def _joined_text(content: object, index: int) -> str:

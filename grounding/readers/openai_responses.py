@@ -60,8 +60,8 @@ def read(record: object, source: str, line: int) -> Conversation:
                 ledger.add_turn(pending_calls)
                 pending_calls = []
         elif kind in _OUTPUTS:
-            arguments = ledger.arguments_for(entry.get("call_id"))
-            items.extend(result_items(entry.get("output"), arguments=arguments))
+            call = ledger.call_for(entry.get("call_id"))
+            items.extend(result_items(entry.get("output"), arguments=call.arguments, tool=call.name))
         elif kind == "mcp_call" and entry.get("output") is not None:
             items.extend(result_items(entry.get("output"), arguments=entry.get("arguments")))
         elif kind == "message":

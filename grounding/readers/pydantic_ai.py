@@ -65,9 +65,9 @@ def _request(parts: list[dict], ledger: CallLedger) -> list[Item]:
             texts = [content] if isinstance(content, str) else [c for c in content or [] if isinstance(c, str)]
             items.extend(user_text(text) for text in texts)
         elif kind in _RESULT_PARTS:
-            arguments = ledger.arguments_for(part.get("tool_call_id"), part.get("tool_name"))
+            call = ledger.call_for(part.get("tool_call_id"), part.get("tool_name"))
             failed = part.get("outcome") in ("failed", "denied")
-            items.extend(result_items(part.get("content"), is_error=failed, arguments=arguments))
+            items.extend(result_items(part.get("content"), is_error=failed, arguments=call.arguments, tool=call.name))
     return items
 
 
