@@ -3,6 +3,7 @@
 import gzip
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -134,10 +135,13 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130():
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdin.write((GOOD[1] + "\n").encode())
     proc.stdin.flush()
-    time.sleep(1.5)  # the record is judged; the run waits for more input
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    ready, _, _ = select.select([proc.stdout], [], [], 30)  # the flagged answer is printed as soon as it is judged
+    assert ready, "no finding printed within 30 s"
+    first = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)  # the run is now waiting for more input
+    out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
+    assert b"order-status-invented" in first
     assert b"1 conversation" in out + err and b"Traceback" not in err
 
 
