@@ -89,11 +89,6 @@ def date_parts(value: str) -> Iterator[str]:
         yield from _time_forms(*match.groups())
 
 
-def is_date_or_time(value: str) -> bool:
-    """True for a token §9.1 reads as a date, date-time or time (never cut into components)."""
-    return next(date_parts(value), None) is not None
-
-
 def _valid_date(year: int, month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= 31
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 
 import regex
@@ -114,14 +114,6 @@ def lookup_forms(value: str) -> tuple[str, ...]:
 def digit_count(value: str) -> int:
     """How many digits a normalised value holds."""
     return len(_DIGIT.findall(value))
-
-
-def as_decimal(value: str) -> Decimal | None:
-    """A plain number as a Decimal, or None."""
-    try:
-        return Decimal(value.replace(",", ""))
-    except InvalidOperation:
-        return None
 
 
 def decimals_written(text: str) -> int:

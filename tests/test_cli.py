@@ -7,7 +7,7 @@ from conftest import REPO
 from typer.testing import CliRunner
 
 from grounding.cli import app
-from grounding.reporters import REPORTERS, OutputFormat
+from grounding.reporters import OutputFormat
 
 runner = CliRunner()
 FIXTURES = sorted(path.name for path in (REPO / "fixtures").glob("*.jsonl"))
