@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,6 +19,7 @@ from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.baseline import Baseline
 from grounding.baseline import write as write_baseline_file
 from grounding.config import Resolved, describe, resolve
+from grounding.contract import load_contracts
 from grounding.progress import Progress
 from grounding.report import Summary, statistics_lines, summary_line
 from grounding.reporters import OutputFormat, make_reporter
@@ -115,6 +117,18 @@ def check(
     explain: Annotated[
         Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
     ] = None,
+    schema: Annotated[
+        Optional[Path],
+        typer.Option("--schema", metavar="FILE", help="Check every answer against this JSON Schema before its values."),
+    ] = None,
+    schema_for: Annotated[
+        Optional[list[str]],
+        typer.Option("--schema-for", metavar="GLOB=FILE",
+                     help="A JSON Schema for the conversations whose id matches GLOB (repeatable; first match wins)."),
+    ] = None,
+    contract_warn_only: Annotated[
+        Optional[bool], typer.Option("--contract-warn-only", help="Report contract-unmet answers without failing.")
+    ] = None,
     jobs: Annotated[
         Optional[int],
         typer.Option("--jobs", "-j", metavar="N", help="Worker processes (0 = one per core); output is the same [1]."),
@@ -142,7 +156,8 @@ def check(
             "fail-on-example": fail_on_example, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
             "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
             "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
-            "max-record-bytes": max_record_bytes, "jobs": jobs,
+            "max-record-bytes": max_record_bytes, "jobs": jobs, "schema": _text(schema),
+            "schema-for": _globs(schema_for), "contract-warn-only": contract_warn_only,
         }
         options = resolve(given, config)
         settings = build_settings(
@@ -155,6 +170,9 @@ def check(
             fail_on_example=options["fail-on-example"],
             exit_zero=options["exit-zero"],
         )
+        if options["schema"] or options["schema-for"]:
+            settings = replace(settings, contracts=load_contracts(options["schema"], options["schema-for"]),
+                               contract_warn_only=bool(options["contract-warn-only"]))
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:
@@ -165,6 +183,19 @@ def check(
         _fail(error)
     code = _run(inputs, settings, options, known, write_baseline)
     raise typer.Exit(int(code))
+
+
+def _globs(specs: list[str] | None) -> dict[str, str] | None:
+    """--schema-for GLOB=FILE options as the configuration's table."""
+    if not specs:
+        return None
+    table = {}
+    for spec in specs:
+        glob, sep, path = spec.partition("=")
+        if not sep or not glob or not path:
+            raise GroundingError(f"--schema-for: {spec!r} needs the form GLOB=FILE, for example 'billing-*=billing.json'")
+        table[glob] = path
+    return table
 
 
 def _text(path: Path | None) -> str | None:

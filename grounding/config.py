@@ -53,6 +53,9 @@ KEYS: dict[str, Key] = {
     "explain": Key("bool", False),
     "max-record-bytes": Key("int", 128 * 1024 * 1024),
     "jobs": Key("jobs", 1),
+    "schema": Key("str", None),
+    "schema-for": Key("paths", {}),
+    "contract-warn-only": Key("bool", False),
 }
 
 
@@ -140,6 +143,8 @@ def _checked(path: Path, key: str, value: object) -> object:
         problem = "must be a list of strings"
     elif spec.kind == "table" and not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
         problem = "must be a table of NAME = \"REGEX\""
+    elif spec.kind == "paths" and not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+        problem = "must be a table of \"CONVERSATION_GLOB\" = \"SCHEMA_FILE\""
     elif spec.kind == "choice" and value not in spec.choices:
         close = get_close_matches(str(value), spec.choices, n=1)
         problem = f"must be one of {', '.join(spec.choices)}" + (f" (did you mean {close[0]!r}?)" if close else "")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grounding.evidence import EvidenceIndex, ReadOptions, read_exempt, read_tool_result
 from grounding.judge import judge_answer
-from grounding.model import Conversation, Kind
+from grounding.contract import STOPS_REFUSED, STOPS_TRUNCATED, Attempt, Contract, ContractResult
+from grounding.model import Conversation, Item, Kind
 from grounding.settings import Settings
 from grounding.verdict import Status, Verdict
 
@@ -38,8 +39,13 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     index = EvidenceIndex()
     index.forms.min_digits = settings.min_digits
     options = ReadOptions(settings.min_digits, keep_words=bool(settings.shapes))
+    contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
+    attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
+    previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
+    named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
     turn = 0
-    for item in conversation.items:
+    items = conversation.items
+    for position, item in enumerate(items):
         if item.kind is Kind.EVIDENCE:
             index.add(
                 read_tool_result(
@@ -48,12 +54,54 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
             )
         elif item.kind is Kind.EXEMPT:
             index.add(read_exempt(item.text, options))
+        elif item.kind is Kind.NEITHER and item.text.startswith("[evidence check") and previous is not None:
+            named_back = _named_back(item.text, previous)
         elif item.kind is Kind.ANSWER:
-            verdict = judge_answer(item.text, index, settings)
+            if contract is not None and _reasked(items, position):
+                stage, error = contract.judge(item.text)
+                attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
+                continue
+            verdict = _verdict(item, index, settings, contract, attempts)
+            attempts = []
+            if named_back is not None:
+                still = {f.value for f in verdict.unsupported}
+                verdict = replace(verdict, revision={"values_named": named_back,
+                                                     "after_revision": not (still & set(named_back))})
+                named_back = None
+            previous = verdict
             yield JudgedAnswer(
                 conversation.source, conversation.line, conversation.id, turn, item.text, verdict, conversation.input_format
             )
             turn += 1
+
+
+def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Contract | None,
+             attempts: list[Attempt]) -> Verdict:
+    """Composition, as the seeds order it: a stop is not an answer; then the contract; then the evidence."""
+    stop = item.stop_reason
+    if stop in STOPS_TRUNCATED or stop in STOPS_REFUSED:
+        status = Status.TRUNCATED if stop in STOPS_TRUNCATED else Status.REFUSED
+        return Verdict(status, 0, reason=f"the model stopped with {stop!r}: the text is not a finished answer")
+    if contract is None:
+        return judge_answer(item.text, index, settings)
+    stage, error = contract.judge(item.text)
+    outcome = "passed" if stage is None else "exhausted"
+    result = ContractResult(stage, error, (*attempts, Attempt(len(attempts) + 1, outcome, stage, error)))
+    if stage is not None:
+        return Verdict(Status.CONTRACT_UNMET, 0, contract=result)
+    return replace(judge_answer(item.text, index, settings), contract=result)
+
+
+def _named_back(text: str, previous: Verdict) -> list[str]:
+    """The unsupported values of the previous answer that an evidence re-ask quotes back."""
+    lowered = text.lower()
+    return [f.value for f in previous.unsupported if f.value in lowered or f.text.lower() in lowered]
+
+
+def _reasked(items: tuple[Item, ...], position: int) -> bool:
+    """True when a schema check re-asks this answer: the next turn is a "[schema check" correction."""
+    following = items[position + 1] if position + 1 < len(items) else None
+    return following is not None and following.kind is Kind.NEITHER and following.text.startswith("[schema check")
 
 
 def _unjudgeable(conversation: Conversation) -> Iterator[JudgedAnswer]:

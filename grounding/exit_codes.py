@@ -22,6 +22,7 @@ def exit_code(summary: Summary, settings: Settings) -> ExitCode:
         return ExitCode.OK
     failing = (
         summary.flagged
+        or (summary.contract_unmet and not settings.contract_warn_only)
         or (settings.fail_on_derived and summary.derived)
         or (settings.fail_on_example and summary.examples)
     )

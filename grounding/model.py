@@ -28,6 +28,7 @@ class Item:
     call_arguments: str | None = None  # arguments of the call this result answers (§2.5)
     document: object = None  # a tool result a format already holds as JSON (an object or array), else None
     tool: str | None = None  # the name of the tool whose result this is, when the record says
+    stop_reason: str | None = None  # why the model stopped writing this answer, when the record says
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,9 @@ class Summary:
     derived: int = 0
     flagged: int = 0
     unjudgeable: int = 0
+    contract_unmet: int = 0
+    truncated: int = 0
+    refused: int = 0
     candidates: int = 0
     unsupported: int = 0
     derived_values: int = 0
@@ -35,6 +38,12 @@ class Summary:
         self.answers += 1
         if verdict.status is Status.UNJUDGEABLE:
             self.unjudgeable += 1
+        elif verdict.status is Status.CONTRACT_UNMET:
+            self.contract_unmet += 1
+        elif verdict.status is Status.TRUNCATED:
+            self.truncated += 1
+        elif verdict.status is Status.REFUSED:
+            self.refused += 1
         elif verdict.status is Status.FLAGGED:
             self.flagged += 1
         elif verdict.status is Status.DERIVED:
@@ -60,6 +69,9 @@ class Summary:
             "derived": self.derived,
             "flagged": self.flagged,
             "unjudgeable": self.unjudgeable,
+            "contract_unmet": self.contract_unmet,
+            "truncated": self.truncated,
+            "refused": self.refused,
             "candidates": self.candidates,
             "unsupported": self.unsupported,
             "derived_values": self.derived_values,
@@ -81,6 +93,10 @@ def summary_line(summary: Summary) -> str:
     ]
     if summary.unjudgeable:
         parts.append(_count(summary.unjudgeable, "answer") + " unjudgeable")
+    if summary.contract_unmet:
+        parts.append(_count(summary.contract_unmet, "answer") + " contract-unmet")
+    if summary.truncated or summary.refused:
+        parts.append(f"{summary.truncated} truncated, {summary.refused} refused")
     if summary.derived:
         parts.append(_count(summary.derived, "answer") + " derived")
     if summary.examples:

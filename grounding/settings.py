@@ -50,6 +50,8 @@ class Settings:
     fail_on_derived: bool = False
     fail_on_example: bool = False
     exit_zero: bool = False
+    contracts: object = None  # grounding.contract.Contracts, when a schema was given
+    contract_warn_only: bool = False
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:

@@ -11,6 +11,9 @@ class Status(Enum):
     DERIVED = "derived"
     FLAGGED = "flagged"
     UNJUDGEABLE = "unjudgeable"  # the evidence is not in the record: never reported as grounded
+    CONTRACT_UNMET = "contract-unmet"  # the answer failed its output schema: not judged for evidence
+    TRUNCATED = "truncated"  # the model stopped at a limit: a stop is not an answer
+    REFUSED = "refused"  # the model declined (refusal, content filter)
 
 
 COMPUTED_VIA = frozenset({"derived", "stated", "listed-total"})
@@ -35,7 +38,9 @@ class Verdict:
     unsupported: tuple[Finding, ...] = ()
     grounded_via: tuple[Finding, ...] = ()
     examples: tuple[Finding, ...] = ()
-    reason: str | None = None  # why an answer is unjudgeable
+    reason: str | None = None  # why an answer is unjudgeable, truncated or refused
+    contract: object = None  # grounding.contract.ContractResult when the answer was judged under a schema
+    revision: dict | None = None  # after an "[evidence check" re-ask: the values named back, and whether fixed
 
     @property
     def derived_values(self) -> int:

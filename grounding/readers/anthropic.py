@@ -47,7 +47,11 @@ def read(record: object, source: str, line: int) -> Conversation:
         if role == "user":
             items.extend(_user_items(blocks, calls))
         elif role == "assistant":
-            items.append(_assistant_item(blocks, calls))
+            item = _assistant_item(blocks, calls)
+            stop = message.get("stop_reason")
+            if item.kind is Kind.ANSWER and isinstance(stop, str):
+                item = Item(Kind.ANSWER, item.text, stop_reason=stop)
+            items.append(item)
         else:
             raise RecordError(f"messages[{index}] has role {role!r}; expected user or assistant")
     return Conversation(source, line, record_id(record), tuple(items), "anthropic")

@@ -40,7 +40,9 @@ def read(record: object, source: str, line: int) -> Conversation:
         elif role == "assistant":
             found = _calls_of(message)
             if found is None:
-                items.append(Item(Kind.ANSWER, _joined_text(message.get("content"), index)))
+                stop = message.get("finish_reason", message.get("stop_reason"))
+                items.append(Item(Kind.ANSWER, _joined_text(message.get("content"), index),
+                                  stop_reason=stop if isinstance(stop, str) else None))
             else:
                 items.append(Item(Kind.NEITHER, ""))
                 calls, results_since_calls = found, 0

@@ -140,6 +140,8 @@ def _chat_message(message: object) -> dict | None:
         for p in parts if p.get("type") == "tool_call"
     ]
     converted: dict = {"role": role, "content": "\n".join(texts) if texts else None}
+    if role == "assistant" and message.get("finish_reason") not in (None, "stop", "tool_call", "tool_calls", "end_turn"):
+        converted["finish_reason"] = message["finish_reason"]  # only a stop that is not an answer is kept
     if calls:
         converted["tool_calls"] = calls
     return converted

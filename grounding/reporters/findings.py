@@ -17,6 +17,9 @@ from grounding.verdict import Status
 RULES = {
     "unsupported-value": ("error", "A value in a final answer appears in no tool result read before it."),
     "unjudgeable": ("warning", "The evidence the answer was written from is not in the record."),
+    "contract-unmet": ("error", "The answer does not meet its output schema (json-parse or schema-validate)."),
+    "truncated": ("warning", "The model stopped at a limit: the text is not a finished answer."),
+    "refused": ("warning", "The model declined to answer."),
     "derived-value": ("note", "A value computed from read values, shown with its formula."),
     "example": ("note", "A value written as an example or a format hint, not as a claim."),
 }
@@ -55,6 +58,14 @@ def findings_of(judged: JudgedAnswer, *, derived: bool = False) -> Iterator[Find
     common = (judged.source, judged.line, judged.conversation, judged.turn)
     if verdict.status is Status.UNJUDGEABLE:
         yield Finding("unjudgeable", *common, "", "", "", f"cannot judge: {verdict.reason}")
+        return
+    if verdict.status in (Status.TRUNCATED, Status.REFUSED):
+        yield Finding(verdict.status.value, *common, "", "", "", verdict.reason or verdict.status.value)
+        return
+    if verdict.status is Status.CONTRACT_UNMET:
+        contract = verdict.contract
+        yield Finding("contract-unmet", *common, "", "", "",
+                      f"contract unmet at {contract.stage}: {contract.error} ({len(contract.attempts)} attempt(s))")
         return
     for value in verdict.unsupported:
         yield Finding("unsupported-value", *common, value.value, value.text, value.shape,

@@ -27,10 +27,11 @@ class FullReporter:
 
     def answer(self, judged: JudgedAnswer) -> None:
         verdict = judged.verdict
-        if verdict.status not in (Status.FLAGGED, Status.UNJUDGEABLE) and not self.verbose:
+        shown = (Status.FLAGGED, Status.UNJUDGEABLE, Status.CONTRACT_UNMET, Status.TRUNCATED, Status.REFUSED)
+        if verdict.status not in shown and not self.verbose:
             return
         style = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
-                 Status.UNJUDGEABLE: "magenta"}[verdict.status]
+                 Status.CONTRACT_UNMET: "bold red"}.get(verdict.status, "magenta")
         where = f"{judged.source}:{judged.line}"
         conversation = judged.conversation if judged.conversation is not None else "-"
         self.out.print(
@@ -39,7 +40,16 @@ class FullReporter:
             + (f" [dim]\\[{judged.input_format}][/]" if self.verbose else "")
         )
         if verdict.reason:
-            self.out.print(f"  [magenta]cannot judge:[/] {escape(verdict.reason)}")
+            label = "cannot judge" if verdict.status is Status.UNJUDGEABLE else "not an answer"
+            self.out.print(f"  [magenta]{label}:[/] {escape(verdict.reason)}")
+        if verdict.revision is not None:
+            fixed = "grounded them" if verdict.revision["after_revision"] else "did not ground them all"
+            named = ", ".join(verdict.revision["values_named"]) or "no value"
+            self.out.print(f"  [dim]after an evidence re-ask naming {escape(named)}: the revision {fixed}[/]")
+        if verdict.contract is not None:
+            for attempt in verdict.contract.attempts:
+                detail = f" at {attempt.stage}: {attempt.error}" if attempt.stage else ""
+                self.out.print(f"  [dim]attempt {attempt.attempt}[/] {attempt.outcome}{escape(detail)}")
         for finding in verdict.unsupported:
             self.out.print(f"  [red]unsupported[/] {escape(finding.text)} ({finding.shape})")
             self.out.print(Text("    ") + _in_context(judged.text, finding.text, "bold red"))

@@ -45,6 +45,8 @@ def answer_json(judged: JudgedAnswer) -> dict:
         "examples": [finding_json(f) for f in verdict.examples],
         **({"reason": verdict.reason} if verdict.reason is not None else {}),
         **({"explain": [e.as_json() for e in judged.explanation]} if judged.explanation else {}),
+        **({"contract": verdict.contract.as_json()} if verdict.contract is not None else {}),
+        **({"evidence_recheck": verdict.revision} if verdict.revision is not None else {}),
     }
 
 
