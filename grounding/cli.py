@@ -12,19 +12,19 @@ import orjson
 import typer
 
 from grounding import __version__
-from grounding.errors import GroundingError
-from grounding.exit_codes import ExitCode, exit_code
-from grounding.inputs import Problem, check_readable
-from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.baseline import Baseline
 from grounding.baseline import write as write_baseline_file
 from grounding.config import Resolved, describe, resolve
 from grounding.contract import load_contracts
+from grounding.errors import GroundingError
+from grounding.exit_codes import ExitCode, exit_code
+from grounding.inputs import Problem, check_readable
+from grounding.normalise import normalise
 from grounding.progress import Progress
+from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.report import Summary, statistics_lines, summary_line
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.runner import judge_inputs
-from grounding.normalise import normalise
 from grounding.settings import Settings, build_settings
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
@@ -126,6 +126,15 @@ def check(
         typer.Option("--schema-for", metavar="GLOB=FILE",
                      help="A JSON Schema for the conversations whose id matches GLOB (repeatable; first match wins)."),
     ] = None,
+    require_tool: Annotated[
+        Optional[list[str]],
+        typer.Option("--require-tool", metavar="NAME", help="Fail an answer whose turn made no successful call of NAME."),
+    ] = None,
+    code_needs_execution: Annotated[
+        Optional[str],
+        typer.Option("--code-needs-execution", metavar="TOOL",
+                     help="Fail an answer that presents a fenced code block with no successful call of TOOL."),
+    ] = None,
     contract_warn_only: Annotated[
         Optional[bool], typer.Option("--contract-warn-only", help="Report contract-unmet answers without failing.")
     ] = None,
@@ -158,6 +167,7 @@ def check(
             "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
             "max-record-bytes": max_record_bytes, "jobs": jobs, "schema": _text(schema),
             "schema-for": _globs(schema_for), "contract-warn-only": contract_warn_only,
+            "require-tool": require_tool, "code-needs-execution": code_needs_execution,
         }
         options = resolve(given, config)
         settings = build_settings(
@@ -171,8 +181,9 @@ def check(
             exit_zero=options["exit-zero"],
         )
         if options["schema"] or options["schema-for"]:
-            settings = replace(settings, contracts=load_contracts(options["schema"], options["schema-for"]),
-                               contract_warn_only=bool(options["contract-warn-only"]))
+            settings = replace(settings, contracts=load_contracts(options["schema"], options["schema-for"]))
+        settings = replace(settings, contract_warn_only=bool(options["contract-warn-only"]),
+                           required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:

@@ -9,11 +9,11 @@ file, the key and a "did you mean".
 from __future__ import annotations
 
 import tomllib
-
-import regex as re
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
+
+import regex as re
 
 from grounding.errors import GroundingError
 
@@ -56,6 +56,8 @@ KEYS: dict[str, Key] = {
     "schema": Key("str", None),
     "schema-for": Key("paths", {}),
     "contract-warn-only": Key("bool", False),
+    "require-tool": Key("list", []),
+    "code-needs-execution": Key("str", None),
 }
 
 

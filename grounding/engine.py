@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from grounding.evidence import EvidenceIndex, ReadOptions, read_exempt, read_tool_result
-from grounding.judge import judge_answer
 from grounding.contract import STOPS_REFUSED, STOPS_TRUNCATED, Attempt, Contract, ContractResult
+from grounding.evidence import EvidenceIndex, ReadOptions, read_exempt, read_tool_result, result_failed
+from grounding.judge import judge_answer
 from grounding.model import Conversation, Item, Kind
 from grounding.settings import Settings
 from grounding.verdict import Status, Verdict
@@ -43,9 +43,11 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
     named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
+    ledger = _Ledger()  # the tool calls of the current turn (since the last user or system text)
     turn = 0
     items = conversation.items
     for position, item in enumerate(items):
+        ledger.see(item)
         if item.kind is Kind.EVIDENCE:
             index.add(
                 read_tool_result(
@@ -62,6 +64,7 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
                 continue
             verdict = _verdict(item, index, settings, contract, attempts)
+            verdict = ledger.check(item.text, verdict, settings)
             attempts = []
             if named_back is not None:
                 still = {f.value for f in verdict.unsupported}
@@ -90,6 +93,46 @@ def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Con
     if stage is not None:
         return Verdict(Status.CONTRACT_UNMET, 0, contract=result)
     return replace(judge_answer(item.text, index, settings), contract=result)
+
+
+class _Ledger:
+    """Each tool call of a turn, classified ok, error or not-run from the record (the seeds' answer validation)."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.results: list[tuple[str | None, bool]] = []
+
+    def see(self, item: Item) -> None:
+        if item.kind is Kind.EXEMPT:
+            self.calls, self.results = [], []
+        elif item.calls:
+            self.calls.extend(item.calls)
+        elif item.kind is Kind.EVIDENCE:
+            failed = result_failed(item.text, is_error=item.is_error, document=item.document)
+            self.results.append((item.tool, failed))
+
+    def outcomes(self) -> list[tuple[str, str]]:
+        found = []
+        for name in self.calls:
+            mine = [failed for tool, failed in self.results if tool == name]
+            found.append((name, "not-run" if not mine else "error" if all(mine) else "ok"))
+        return found
+
+    def check(self, answer: str, verdict: Verdict, settings: Settings) -> Verdict:
+        if not settings.required_tools and settings.code_tool is None:
+            return verdict
+        if verdict.status in (Status.TRUNCATED, Status.REFUSED, Status.UNJUDGEABLE, Status.CONTRACT_UNMET):
+            return verdict
+        ok = {name for name, outcome in self.outcomes() if outcome == "ok"}
+        missing = [name for name in settings.required_tools if name not in ok]
+        if settings.code_tool is not None and "```" in answer and settings.code_tool not in ok:
+            missing.append(f"{settings.code_tool} (the answer presents code)")
+        if not missing:
+            return verdict
+        calls = ", ".join(f"{name}: {outcome}" for name, outcome in self.outcomes()) or "none"
+        error = f"no successful call of {', '.join(missing)} in this turn (calls: {calls})"
+        attempts = verdict.contract.attempts if verdict.contract is not None else ()
+        return Verdict(Status.CONTRACT_UNMET, verdict.candidates, contract=ContractResult("tool-ledger", error, attempts))
 
 
 def _named_back(text: str, previous: Verdict) -> list[str]:

@@ -455,3 +455,14 @@ class EvidenceIndex:
 
 def _by_value(spelling: str) -> tuple[Decimal, str]:
     return Decimal(spelling), spelling
+
+
+def result_failed(text: str, *, is_error: bool = False, document: object = None) -> bool:
+    """True when a tool result reports failure by itself: the transport's flag, an error key or word, an absence."""
+    if is_error:
+        return True
+    if not isinstance(document, (dict, list)):
+        document = _parse(text)
+    if document is _TEXT:
+        return not text.strip() or _ERROR_WORD.match(text) is not None
+    return _absence_view(document) is not None or _reports_error(document)

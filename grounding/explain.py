@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from grounding.candidates import read_answer
 from grounding.evidence import EvidenceIndex, Forms, ReadOptions, read_exempt, read_tool_result
-from grounding.jsontext import looks_like_json, parse, NotJson
+from grounding.jsontext import NotJson, looks_like_json, parse
 from grounding.model import Conversation, Item, Kind
 from grounding.normalise import is_number, lookup_forms, normalise
 from grounding.settings import Settings

@@ -29,6 +29,7 @@ class Item:
     document: object = None  # a tool result a format already holds as JSON (an object or array), else None
     tool: str | None = None  # the name of the tool whose result this is, when the record says
     stop_reason: str | None = None  # why the model stopped writing this answer, when the record says
+    calls: tuple[str, ...] = ()  # the tools an assistant turn called (the tool-call ledger)
 
 
 @dataclass(frozen=True, slots=True)

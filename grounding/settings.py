@@ -52,6 +52,8 @@ class Settings:
     exit_zero: bool = False
     contracts: object = None  # grounding.contract.Contracts, when a schema was given
     contract_warn_only: bool = False
+    required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn
+    code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:

@@ -5,9 +5,9 @@ from xml.etree import ElementTree
 
 import jsonschema
 import pytest
+from conftest import REPO
 from typer.testing import CliRunner
 
-from conftest import REPO
 from grounding.cli import app
 from grounding.reporters import REPORTERS, OutputFormat
 

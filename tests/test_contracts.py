@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from conftest import REPO
 from typer.testing import CliRunner
 
-from conftest import REPO
 from grounding.cli import app
 
 runner = CliRunner()
@@ -123,3 +123,41 @@ def test_evidence_re_asks_report_whether_the_revision_grounded_the_values(tmp_pa
     path.write_text(json.dumps(record) + "\n")
     document = json.loads(runner.invoke(app, ["check", str(path), "--format", "json"]).stdout)
     assert document["answers"][1]["evidence_recheck"] == {"values_named": ["0xef0199"], "after_revision": True}
+
+
+def _ledger_record(tmp_path, result, answer="Done: ORD-55120 refunded."):
+    record = {"id": "ledger", "messages": [
+        {"role": "user", "content": "Refund ORD-55120"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "refund_order", "arguments": "{}"}}]},
+        *([{"role": "tool", "tool_call_id": "c1", "content": result}] if result is not None else []),
+        {"role": "assistant", "content": answer}]}
+    path = tmp_path / "ledger.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("result", "status", "outcome"),
+    [
+        ('{"refunded": "ORD-55120"}', "grounded", None),  # ok
+        ('{"error": "card expired"}', "contract-unmet", "refund_order: error"),
+        (None, "contract-unmet", "refund_order: not-run"),
+    ],
+)
+def test_require_tool_classifies_each_call(tmp_path, result, status, outcome):
+    path = _ledger_record(tmp_path, result)
+    document = json.loads(runner.invoke(app, ["check", path, "--require-tool", "refund_order",
+                                              "--format", "json"]).stdout)
+    answer = document["answers"][0]
+    assert answer["status"] == status
+    if outcome:
+        assert answer["contract"]["stage"] == "tool-ledger" and outcome in answer["contract"]["error"]
+
+
+def test_code_needs_execution(tmp_path):
+    with_code = _ledger_record(tmp_path, '{"refunded": "ORD-55120"}', answer="Run:\n```\nrefund ORD-55120\n```")
+    result = runner.invoke(app, ["check", with_code, "--code-needs-execution", "python", "--format", "json"])
+    assert json.loads(result.stdout)["answers"][0]["status"] == "contract-unmet" and result.exit_code == 1
+    result = runner.invoke(app, ["check", with_code, "--code-needs-execution", "refund_order", "--format", "json"])
+    assert json.loads(result.stdout)["answers"][0]["status"] == "grounded"

@@ -10,11 +10,11 @@ import sys
 import time
 
 import pytest
+from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from conftest import REPO
 from grounding.assembly import Assembler, Skipped
 from grounding.cli import app
 from grounding.engine import check_conversation

@@ -2,9 +2,9 @@
 
 import re
 
+from conftest import REPO
 from typer.testing import CliRunner
 
-from conftest import REPO
 from grounding.cli import app
 
 _BLOCK = re.compile(r"<!-- help:check -->\n```\n(.*?)```\n<!-- /help -->", re.DOTALL)

@@ -10,6 +10,7 @@ from grounding.model import Conversation, Item, Kind
 from grounding.readers.common import (
     RecordError,
     arguments_text,
+    calls_item,
     expect_dict,
     expect_list,
     record_id,
@@ -89,16 +90,17 @@ def _user_items(blocks: list[dict], calls: dict[str, tuple[object, str | None]])
 
 
 def _assistant_item(blocks: list[dict], calls: dict[str, tuple[object, str | None]]) -> Item:
-    texts, made_calls = [], False
+    texts, made_calls, names = [], False, []
     for block in blocks:
         if _is_text_block(block):
             texts.append(block["text"])
         elif block.get("type") == "tool_use":
             made_calls = True
+            names.append((None, block.get("name"), None))
             if isinstance(block.get("id"), str):
                 calls[block["id"]] = (block.get("name"), arguments_text(block.get("input")))
     if made_calls:
-        return Item(Kind.NEITHER, "")
+        return calls_item(names)
     return Item(Kind.ANSWER, "\n".join(texts))
 
 

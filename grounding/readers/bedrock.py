@@ -10,6 +10,7 @@ from grounding.readers.common import (
     CallLedger,
     RecordError,
     arguments_text,
+    calls_item,
     conversation_id_in,
     expect_dict,
     expect_list,
@@ -62,7 +63,7 @@ def _assistant(blocks: list[dict], ledger: CallLedger) -> Item:
     ]
     if calls:
         ledger.add_turn(calls)
-        return Item(Kind.NEITHER, "")
+        return calls_item(calls)
     return Item(Kind.ANSWER, "\n".join(b["text"] for b in blocks if isinstance(b.get("text"), str)))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from grounding.model import Conversation, Item, Kind
-from grounding.readers.common import CallLedger, arguments_text, result_items, user_text
+from grounding.readers.common import CallLedger, arguments_text, calls_item, result_items, user_text
 
 _TYPES = frozenset({"user", "assistant", "system", "summary", "queue-operation", "file-history-snapshot", "progress"})
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
@@ -52,7 +52,7 @@ def assemble(records: list[tuple[int, dict]], source: str) -> Conversation:
             return
         if turn_calls:
             ledger.add_turn(turn_calls)
-            items.append(Item(Kind.NEITHER, ""))
+            items.append(calls_item(turn_calls))
         else:
             items.append(Item(Kind.ANSWER, "\n".join(turn_texts)))
         turn_texts, turn_calls, turn_id = [], [], None

@@ -142,3 +142,8 @@ class CallLedger:
         if call_id is None and position < len(latest):
             return Call(latest[position][1], latest[position][2])
         return Call(name, None)
+
+
+def calls_item(calls: list[tuple[object, object, str | None]]) -> Item:
+    """An assistant turn that called tools: it grounds nothing, and its calls go to the ledger."""
+    return Item(Kind.NEITHER, "", calls=tuple(name for _, name, _ in calls if isinstance(name, str)))

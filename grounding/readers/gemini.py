@@ -11,6 +11,7 @@ from grounding.readers.common import (
     CallLedger,
     RecordError,
     arguments_text,
+    calls_item,
     expect_dict,
     expect_list,
     result_items,
@@ -67,7 +68,7 @@ def _model_turn(parts: list, ledger: CallLedger) -> list[Item]:
             results.extend(result_items(executed.get("output")))
     if calls:
         ledger.add_turn(calls)
-        return [Item(Kind.NEITHER, ""), *results]
+        return [calls_item(calls), *results]
     return [*results, Item(Kind.ANSWER, "\n".join(texts))]
 
 

@@ -11,6 +11,7 @@ from grounding.readers.common import (
     CallLedger,
     RecordError,
     arguments_text,
+    calls_item,
     expect_dict,
     result_items,
     text_of_parts,
@@ -48,7 +49,7 @@ def read(record: object, source: str, line: int) -> Conversation:
             made = calls(data)
             if made:
                 ledger.add_turn(made)
-                items.append(Item(Kind.NEITHER, ""))
+                items.append(calls_item(made))
             else:
                 items.append(Item(Kind.ANSWER, text_of_parts(content)))
         elif role == "tool":

@@ -44,7 +44,7 @@ def read(record: object, source: str, line: int) -> Conversation:
                 items.append(Item(Kind.ANSWER, _joined_text(message.get("content"), index),
                                   stop_reason=stop if isinstance(stop, str) else None))
             else:
-                items.append(Item(Kind.NEITHER, ""))
+                items.append(Item(Kind.NEITHER, "", calls=tuple(n for _, _, n in found if isinstance(n, str))))
                 calls, results_since_calls = found, 0
         elif role in ("tool", "function"):
             tool, arguments = _answered_call(message, calls, results_since_calls)

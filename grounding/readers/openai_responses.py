@@ -11,6 +11,7 @@ from grounding.model import Conversation, Item, Kind
 from grounding.readers.common import (
     CallLedger,
     RecordError,
+    calls_item,
     conversation_id_in,
     expect_dict,
     result_items,
@@ -58,6 +59,7 @@ def read(record: object, source: str, line: int) -> Conversation:
             nxt = sequence[position + 1] if position + 1 < len(sequence) else None
             if not (isinstance(nxt, dict) and nxt.get("type") in _CALLS):
                 ledger.add_turn(pending_calls)
+                items.append(calls_item(pending_calls))
                 pending_calls = []
         elif kind in _OUTPUTS:
             call = ledger.call_for(entry.get("call_id"))

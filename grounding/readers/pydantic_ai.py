@@ -12,6 +12,7 @@ from grounding.readers.common import (
     CallLedger,
     RecordError,
     arguments_text,
+    calls_item,
     expect_dict,
     result_items,
     user_text,
@@ -80,7 +81,7 @@ def _response(parts: list[dict], ledger: CallLedger) -> list[Item]:
     results = [item for p in parts if p.get("part_kind") in _RESULT_PARTS for item in result_items(p.get("content"))]
     if calls:
         ledger.add_turn(calls)
-        return [Item(Kind.NEITHER, ""), *results]
+        return [calls_item(calls), *results]
     text = "\n".join(p["content"] for p in parts if p.get("part_kind") == "text" and isinstance(p.get("content"), str))
     return [*results, Item(Kind.ANSWER, text)]
 

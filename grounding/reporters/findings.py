@@ -64,8 +64,8 @@ def findings_of(judged: JudgedAnswer, *, derived: bool = False) -> Iterator[Find
         return
     if verdict.status is Status.CONTRACT_UNMET:
         contract = verdict.contract
-        yield Finding("contract-unmet", *common, "", "", "",
-                      f"contract unmet at {contract.stage}: {contract.error} ({len(contract.attempts)} attempt(s))")
+        tries = f" ({len(contract.attempts)} attempts)" if len(contract.attempts) > 1 else ""
+        yield Finding("contract-unmet", *common, "", "", "", f"contract unmet at {contract.stage}: {contract.error}{tries}")
         return
     for value in verdict.unsupported:
         yield Finding("unsupported-value", *common, value.value, value.text, value.shape,

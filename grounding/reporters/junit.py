@@ -33,8 +33,14 @@ class JunitReporter:
             message = f"{len(verdict.unsupported)} value(s) appear in no tool result read before them: {values}"
             body = f"<failure message={quoteattr(message)} type=\"unsupported-value\">{escape(judged.text)}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
-        elif verdict.status is Status.UNJUDGEABLE:
-            body = f"<skipped message={quoteattr('cannot judge: ' + (verdict.reason or ''))}/>"
+        elif verdict.status is Status.CONTRACT_UNMET:
+            contract = verdict.contract
+            message = f"contract unmet at {contract.stage}: {contract.error}"
+            body = f"<failure message={quoteattr(message)} type=\"contract-unmet\">{escape(judged.text)}</failure>"
+            self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
+        elif verdict.status in (Status.UNJUDGEABLE, Status.TRUNCATED, Status.REFUSED):
+            label = "cannot judge" if verdict.status is Status.UNJUDGEABLE else verdict.status.value
+            body = f"<skipped message={quoteattr(label + ': ' + (verdict.reason or ''))}/>"
         self.suites.setdefault(judged.source, []).append(f"    <testcase {attributes}>{body}</testcase>")
 
     def problem(self, problem: Problem) -> None:
