@@ -170,20 +170,7 @@ def check(
             "require-tool": require_tool, "code-needs-execution": code_needs_execution,
         }
         options = resolve(given, config)
-        settings = build_settings(
-            [f"{name}={regex}" for name, regex in options["shapes"].items()],
-            options["exempt"],
-            options["exempt-regex"],
-            options["min-digits"],
-            derived=options["derived"],
-            fail_on_derived=options["fail-on-derived"],
-            fail_on_example=options["fail-on-example"],
-            exit_zero=options["exit-zero"],
-        )
-        if options["schema"] or options["schema-for"]:
-            settings = replace(settings, contracts=load_contracts(options["schema"], options["schema-for"]))
-        settings = replace(settings, contract_warn_only=bool(options["contract-warn-only"]),
-                           required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
+        settings = _settings(options)
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:
@@ -194,6 +181,24 @@ def check(
         _fail(error)
     code = _run(inputs, settings, options, known, write_baseline)
     raise typer.Exit(int(code))
+
+
+def _settings(options: Resolved) -> Settings:
+    """Settings from the resolved options (command line over configuration over defaults)."""
+    settings = build_settings(
+        [f"{name}={regex}" for name, regex in options["shapes"].items()],
+        options["exempt"],
+        options["exempt-regex"],
+        options["min-digits"],
+        derived=options["derived"],
+        fail_on_derived=options["fail-on-derived"],
+        fail_on_example=options["fail-on-example"],
+        exit_zero=options["exit-zero"],
+    )
+    contracts = load_contracts(options["schema"], options["schema-for"]) if (
+        options["schema"] or options["schema-for"]) else None
+    return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
+                   required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
 
 
 def _globs(specs: list[str] | None) -> dict[str, str] | None:
@@ -241,8 +246,7 @@ def explain_command(
     or, when it was not, the nearest values that were read."""
     try:
         options = resolve({}, config)
-        settings = build_settings([f"{n}={r}" for n, r in options["shapes"].items()], options["exempt"],
-                                  options["exempt-regex"], options["min-digits"], derived=options["derived"])
+        settings = _settings(options)
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)
@@ -255,11 +259,17 @@ def explain_command(
         entries = [e for e in event.explanation if wanted is None or e.value == wanted]
         if output_format is OutputFormat.JSON:
             print(orjson.dumps({"conversation": event.conversation, "turn": event.turn,
-                                "status": event.verdict.status.value,
+                                "status": event.verdict.status.value, "reason": event.verdict.reason,
+                                "contract": event.verdict.contract.as_json() if event.verdict.contract else None,
                                 "values": [e.as_json() for e in entries]}).decode())
         else:
             print(f"{event.source}:{event.line} conversation {event.conversation} turn {event.turn}: "
                   f"{event.verdict.status.value}")
+            if event.verdict.reason:
+                print(f"  not judged for evidence: {event.verdict.reason}")
+            if event.verdict.contract is not None and event.verdict.contract.stage:
+                print(f"  not judged for evidence: contract unmet at {event.verdict.contract.stage}: "
+                      f"{event.verdict.contract.error}")
             for entry in entries:
                 print(f"  {entry.line()}")
     if not shown:

@@ -17,7 +17,7 @@ from grounding.model import Conversation, Item, Kind
 from grounding.normalise import is_number, lookup_forms, normalise
 from grounding.settings import Settings
 from grounding.tokens import token_texts
-from grounding.verdict import Verdict
+from grounding.verdict import Status, Verdict
 
 _ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
 _NEAREST = 3
@@ -51,7 +51,13 @@ class Explanation:
 
 
 def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, settings: Settings) -> list[Explanation]:
-    """One explanation per candidate of answer number turn of the conversation."""
+    """One explanation per candidate of answer number turn of the conversation.
+
+    An answer that was not judged for evidence (contract unmet, truncated, refused, unjudgeable) has none:
+    its status and reason say why.
+    """
+    if verdict.status not in (Status.GROUNDED, Status.DERIVED, Status.FLAGGED):
+        return []
     options = ReadOptions(settings.min_digits, keep_words=True)
     read: list[tuple[int, Item, Forms]] = []
     answer_text = None

@@ -161,3 +161,35 @@ def test_code_needs_execution(tmp_path):
     assert json.loads(result.stdout)["answers"][0]["status"] == "contract-unmet" and result.exit_code == 1
     result = runner.invoke(app, ["check", with_code, "--code-needs-execution", "refund_order", "--format", "json"])
     assert json.loads(result.stdout)["answers"][0]["status"] == "grounded"
+
+
+def test_the_ledger_fixture_shows_an_error_call_and_unexecuted_code():
+    path = str(REPO / "fixtures" / "tool_ledger.jsonl")
+    result = runner.invoke(app, ["check", path, "--require-tool", "refund_order", "--code-needs-execution", "python",
+                                 "--format", "json"])
+    contract = json.loads(result.stdout)["answers"][0]["contract"]
+    assert contract["stage"] == "tool-ledger"
+    assert "refund_order, python (the answer presents code)" in contract["error"]
+    assert "get_order: ok, refund_order: error" in contract["error"]
+
+
+def test_draft_07_schemas_are_read(tmp_path):
+    schema = tmp_path / "d7.json"
+    schema.write_text(json.dumps({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                                  "required": ["order_id"], "properties": {"order_id": {"type": "string"}}}))
+    result = runner.invoke(app, ["check", FIXTURE, "--schema", str(schema), "--format", "json"])
+    found = {a["conversation"]: a for a in json.loads(result.stdout)["answers"]}
+    assert found["passes"]["status"] == "grounded"
+    assert found["reask-exhausted"]["contract"]["attempts"][1]["error"] == "/: 'order_id' is a required property"
+
+
+def test_explain_says_why_an_answer_was_not_judged(tmp_path):
+    (tmp_path / "ground.toml").write_text(f'schema = "{SCHEMA}"\n')
+    import os
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = runner.invoke(app, ["explain", FIXTURE, "--conversation", "json-parse"])
+    finally:
+        os.chdir(cwd)
+    assert "not judged for evidence: contract unmet at json-parse" in result.stdout

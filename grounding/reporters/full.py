@@ -46,6 +46,8 @@ class FullReporter:
             fixed = "grounded them" if verdict.revision["after_revision"] else "did not ground them all"
             named = ", ".join(verdict.revision["values_named"]) or "no value"
             self.out.print(f"  [dim]after an evidence re-ask naming {escape(named)}: the revision {fixed}[/]")
+        if verdict.contract is not None and verdict.contract.stage and not verdict.contract.attempts:
+            self.out.print(f"  [red]contract unmet[/] at {verdict.contract.stage}: {escape(verdict.contract.error or '')}")
         if verdict.contract is not None:
             for attempt in verdict.contract.attempts:
                 detail = f" at {attempt.stage}: {attempt.error}" if attempt.stage else ""
