@@ -7,7 +7,6 @@ spaces (Han, kana, Thai, …) separate tokens like a space would.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -18,8 +17,10 @@ _TOKEN_RUN = regex.compile(
     r"--[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]]+",
     regex.V1,
 )
-# The same class for ASCII text, in the standard library's faster engine (most tool output is ASCII).
-_ASCII_TOKEN_RUN = re.compile(r"[A-Za-z0-9:_\-/.,%+@#$]+")
+# For ASCII text (most tool output) the same runs come faster from mapping every separator to a space
+# and splitting: one pass in C instead of a regex match per run.
+_ASCII_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-/.,%+@#$")
+_ASCII_SEPARATORS_TO_SPACE = str.maketrans({i: " " for i in range(128) if chr(i) not in _ASCII_TOKEN_CHARS})
 # A comma splits unless it stands between two digits.
 _LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")
 _DIGIT_COMMA_RUN = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")
@@ -68,7 +69,7 @@ def runs(text: str) -> set[str]:
     ['41,200', 'fc1/3', 'fc1/3,fc1/4']
     """
     if text.isascii():
-        return set(_ASCII_TOKEN_RUN.findall(text))
+        return set(text.translate(_ASCII_SEPARATORS_TO_SPACE).split())
     return set(_TOKEN_RUN.findall(text))
 
 
