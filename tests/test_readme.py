@@ -33,3 +33,14 @@ def test_readme_set_up_commands_come_first():
     first_block = readme.split("```sh\n", 1)[1].split("```", 1)[0]
     assert "pip install -e '.[test]' && ground check fixtures/support_bot.jsonl" in first_block
     assert "python3 -m pytest" in first_block
+
+
+def test_readme_example_output_is_what_the_first_command_prints(monkeypatch):
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    readme = (REPO / "README.md").read_text()
+    shown = readme.split("so it exits 1):\n\n```\n", 1)[1].split("```", 1)[0]
+    result = CliRunner().invoke(app, ["check", "fixtures/support_bot.jsonl"], prog_name="ground")
+    assert result.exit_code == 1
+    assert result.stdout == shown
