@@ -107,6 +107,17 @@ def _peak_of(argv: list[str]) -> int:
     return code
 
 
+def same_output(path: str) -> bool:
+    """The fast path and the straightforward path (no caches, no shortcuts) give the same JSON."""
+    python = sys.executable
+    outputs = [
+        subprocess.run([python, "-m", "grounding", "check", path, "--format", "json", *extra],
+                       capture_output=True).stdout
+        for extra in ([], ["--straightforward"])
+    ]
+    return outputs[0] == outputs[1]
+
+
 def bench_file(path: str) -> list[Run]:
     python = sys.executable
     parse = _measure("parse-only", [python, "-m", "grounding.bench", "--parse-only", path])
@@ -157,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("no input: give FILE, or put shared/ beside the repo")
         for path in files:
             _print_table(path, bench_file(path))
+            verdict = "agree" if same_output(path) else "DISAGREE"
+            print(f"  fast path and straightforward path {verdict} (byte-identical JSON)")
     return 0
 
 

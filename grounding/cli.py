@@ -138,6 +138,9 @@ def check(
     contract_warn_only: Annotated[
         Optional[bool], typer.Option("--contract-warn-only", help="Report contract-unmet answers without failing.")
     ] = None,
+    straightforward: Annotated[
+        bool, typer.Option("--straightforward", hidden=True, help="The benchmark's reference path: no shortcuts.")
+    ] = False,
     jobs: Annotated[
         Optional[int],
         typer.Option("--jobs", "-j", metavar="N", help="Worker processes (0 = one per core); output is the same [1]."),
@@ -170,7 +173,7 @@ def check(
             "require-tool": require_tool, "code-needs-execution": code_needs_execution,
         }
         options = resolve(given, config)
-        settings = _settings(options)
+        settings = replace(_settings(options), straightforward=straightforward)
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:

@@ -38,7 +38,7 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
         return
     index = EvidenceIndex()
     index.forms.min_digits = settings.min_digits
-    options = ReadOptions(settings.min_digits, keep_words=bool(settings.shapes))
+    options = ReadOptions(settings.min_digits, bool(settings.shapes), settings.straightforward)
     contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it

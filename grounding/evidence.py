@@ -87,6 +87,7 @@ class ReadOptions:
 
     min_digits: int = 4
     keep_words: bool = False  # with no declared shape, a token without a digit can never match
+    straightforward: bool = False  # no caches, no fast tokeniser, components read at once: the reference path
 
 
 _MONTH_TOKENS = frozenset(
@@ -104,6 +105,8 @@ _READERS: dict[tuple[int, bool], TokenReader] = {}
 
 
 def _token_reader(options: ReadOptions) -> TokenReader:
+    if options.straightforward:
+        return TokenReader(options.min_digits, options.keep_words, cache=False)
     key = (options.min_digits, options.keep_words)
     reader = _READERS.get(key)
     if reader is None:
@@ -124,7 +127,7 @@ class _Reader:
 
     def text(self, text: str, *, operands: bool = True) -> None:
         """Index the tokens of text with their §9 readings (numbers in it are operands when typed)."""
-        distinct = runs(text)
+        distinct = runs(text, fast=not self.options.straightforward)
         readings = self.tokens.readings(distinct)
         forms = self.forms
         if readings:
@@ -175,6 +178,8 @@ def read_exempt(text: str, options: ReadOptions) -> Forms:
     """User text or a system prompt: grounds like a text result, but lends no operands (§5.2)."""
     forms = Forms()
     _Reader(forms, options, typed=False).text(text)
+    if options.straightforward:
+        forms.resolve()
     return forms
 
 
@@ -182,7 +187,8 @@ def read_arguments(arguments: str, options: ReadOptions) -> Forms:
     """Everything a tool call's arguments spell, read as if they were a tool result (§9.6)."""
     forms = Forms()
     document = _parse(arguments)
-    reader = _Reader(forms, ReadOptions(options.min_digits, keep_words=True), typed=True, whole_strings=True)
+    reader = _Reader(forms, ReadOptions(options.min_digits, True, options.straightforward), typed=True,
+                     whole_strings=True)
     if document is _TEXT:
         reader.text(arguments)
     else:
@@ -214,13 +220,14 @@ def read_tool_result(
         absence = _absence_view(document)
         _walk(document if absence is None else absence, reader, totals=True)
         failed = is_error or absence is not None or _reports_error(document)
-    if arguments is None:
-        return forms
-    argument_forms = read_arguments(arguments, options)
-    if not failed and document is not _TEXT:
-        failed = _says_nothing(document, argument_forms)
-    if failed:
-        forms.drop(argument_forms)
+    if arguments is not None:
+        argument_forms = read_arguments(arguments, options)
+        if not failed and document is not _TEXT:
+            failed = _says_nothing(document, argument_forms)
+        if failed:
+            forms.drop(argument_forms)
+    if options.straightforward:
+        forms.resolve()
     return forms
 
 

@@ -62,13 +62,13 @@ def token_texts(text: str) -> list[str]:
     return found
 
 
-def runs(text: str) -> set[str]:
+def runs(text: str, *, fast: bool = True) -> set[str]:
     """The distinct runs of token characters in text; a run holding a comma may be several tokens (split_run).
 
     >>> sorted(runs("fc1/3,fc1/4 | 41,200 | fc1/3"))
     ['41,200', 'fc1/3', 'fc1/3,fc1/4']
     """
-    if text.isascii():
+    if fast and text.isascii():
         return set(text.translate(_ASCII_SEPARATORS_TO_SPACE).split())
     return set(_TOKEN_RUN.findall(text))
 
