@@ -43,11 +43,13 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
     named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
-    ledger = _Ledger()  # the tool calls of the current turn (since the last user or system text)
+    # the tool calls of the current turn (since the last user or system text), kept only when a rule reads them
+    ledger = _Ledger() if settings.required_tools or settings.code_tool is not None else None
     turn = 0
     items = conversation.items
     for position, item in enumerate(items):
-        ledger.see(item)
+        if ledger is not None:
+            ledger.see(item)
         if item.kind is Kind.EVIDENCE:
             index.add(
                 read_tool_result(
@@ -64,7 +66,8 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
                 continue
             verdict = _verdict(item, index, settings, contract, attempts)
-            verdict = ledger.check(item.text, verdict, settings)
+            if ledger is not None:
+                verdict = ledger.check(item.text, verdict, settings)
             attempts = []
             if named_back is not None:
                 still = {f.value for f in verdict.unsupported}
@@ -119,8 +122,6 @@ class _Ledger:
         return found
 
     def check(self, answer: str, verdict: Verdict, settings: Settings) -> Verdict:
-        if not settings.required_tools and settings.code_tool is None:
-            return verdict
         if verdict.status in (Status.TRUNCATED, Status.REFUSED, Status.UNJUDGEABLE, Status.CONTRACT_UNMET):
             return verdict
         ok = {name for name, outcome in self.outcomes() if outcome == "ok"}
