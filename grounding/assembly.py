@@ -86,6 +86,23 @@ class Assembler:
         except RecordError as error:
             yield Problem(source, line, str(error))
 
+    def groups(self, record: Record) -> bool:
+        """True when the record belongs to a conversation spread over several records (it must stay here)."""
+        forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
+        if forced is not None:
+            return forced == "claude-code" or forced in dict(TRACE_FORMATS)
+        value = record.value
+        return claude_code.recognises(value) or any(module.recognises(value) for _, module in TRACE_FORMATS)
+
+    def read_alone(self, record: Record) -> Event:
+        """A one-record conversation read in a worker process: the record's own reader, its faults reported."""
+        try:
+            return read_record(record.value, record.source, record.line, self.input_format)
+        except RecordError as error:
+            return Problem(record.source, record.line, str(error))
+        except READER_FAULTS as error:
+            return _fault(record.source, record.line, error)
+
     def end_of_source(self, source: str) -> Iterator[Event]:
         """A file ended: its Claude Code sessions are complete."""
         for key in [key for key in self._sessions if key[0] == source]:

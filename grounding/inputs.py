@@ -31,6 +31,7 @@ class Record:
     line: int
     value: object
     size: int = 0  # bytes the record took in the input (progress, MB/s)
+    raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,8 @@ def _lines(stream: BinaryIO, source: str, limit: int | None = None) -> Iterator[
         if not raw.strip():
             continue
         try:
-            yield Record(source, number, _loads(raw.rstrip(b"\r\n")), len(raw))
+            line = raw.rstrip(b"\r\n")
+            yield Record(source, number, _loads(line), len(raw), line)
         except ValueError as error:
             yield Problem(source, number, _describe(error, raw, start))
 
@@ -191,6 +193,11 @@ _LONE_SURROGATE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
+
+
+def loads(raw: bytes) -> object:
+    """Parse one record exactly (see _loads); a worker process reads a deferred line with it."""
+    return _loads(raw)
 
 
 def _loads(raw: bytes) -> object:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from grounding.assembly import Assembler, Event, Skipped
 from grounding.engine import JudgedAnswer, check_conversation
 from grounding.explain import explain_answer
-from grounding.inputs import Problem, Record, expand, read_records
+from grounding.inputs import Problem, Record, expand, loads, read_records
 from grounding.model import Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
@@ -41,10 +41,10 @@ def judge_inputs(
     on_record sees every record as it is read (progress); adjust may rewrite an
     answer before it is counted (a baseline taking known values out).
     """
-    events = _events(paths, summary, input_format, on_record, max_record_bytes)
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    events = _events(paths, summary, input_format, on_record, max_record_bytes, defer=workers > 1)
     if workers > 1:
-        judged = _in_workers(events, settings, explain, workers)
+        judged = _in_workers(events, settings, explain, workers, input_format)
     else:
         judged = ((event, _judge(event, settings, explain)) for event in events)
     for event, answers in judged:
@@ -69,7 +69,11 @@ def _events(
     input_format: str | None,
     on_record: Callable[[Record | Problem], None] | None,
     max_record_bytes: int | None,
-) -> Iterator[Event]:
+    defer: bool = False,
+) -> Iterator[Event | Record]:
+    """Conversations, problems and skipped records in input order; with defer, a one-record conversation
+    is passed on as its Record, to be read where it is judged (a worker parses its line again, which is
+    cheaper than sending it the parsed record)."""
     assembler = Assembler(input_format)
     for path in expand(list(paths)):
         summary.files += 1
@@ -79,6 +83,8 @@ def _events(
                 on_record(record)
             if isinstance(record, Problem):
                 yield record
+            elif defer and record.raw is not None and not assembler.groups(record):
+                yield replace(record, value=None)
             else:
                 yield from assembler.feed(record)
         yield from assembler.end_of_source(path)
@@ -96,33 +102,51 @@ def _judge(event: Event, settings: Settings, explain: bool) -> list[JudgedAnswer
 
 # worker processes --------------------------------------------------------------------------------------------
 
-_worker_settings: tuple[Settings, bool] | None = None
+_worker_state: tuple[Settings, bool, Assembler] | None = None
 
 
-def _start_worker(settings: Settings, explain: bool) -> None:
-    global _worker_settings
-    _worker_settings = (settings, explain)
+def _start_worker(settings: Settings, explain: bool, input_format: str | None) -> None:
+    global _worker_state
+    _worker_state = (settings, explain, Assembler(input_format))
 
 
-def _judge_in_worker(conversation: Conversation) -> list[JudgedAnswer]:
-    assert _worker_settings is not None
-    return _judge(conversation, *_worker_settings)
+def _judge_in_worker(event: Event | Record) -> tuple[Event | None, list[JudgedAnswer]]:
+    """Judge a conversation, or read a deferred record first; a record that cannot be read comes back as its Problem."""
+    assert _worker_state is not None
+    settings, explain, assembler = _worker_state
+    if isinstance(event, Record):
+        event = assembler.read_alone(replace(event, value=loads(event.raw)))
+        if isinstance(event, Problem):
+            return event, []
+    return None, _judge(event, settings, explain)
 
 
 def _in_workers(
-    events: Iterator[Event], settings: Settings, explain: bool, workers: int
+    events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None
 ) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
     import multiprocessing
 
     window = workers * _WINDOW_PER_JOB
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain)) as pool:
-        pending: list[tuple[Event, object]] = []
+    with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain, input_format)) as pool:
+        pending: list[tuple[Event | Record, object]] = []
         for event in events:
-            future = pool.apply_async(_judge_in_worker, (event,)) if isinstance(event, Conversation) else None
+            judged_elsewhere = isinstance(event, (Conversation, Record))
+            future = pool.apply_async(_judge_in_worker, (event,)) if judged_elsewhere else None
             pending.append((event, future))
             if len(pending) >= window:
-                first, future = pending.pop(0)
-                yield first, future.get() if future is not None else []
+                yield _collected(*pending.pop(0))
         for event, future in pending:
-            yield event, future.get() if future is not None else []
+            yield _collected(event, future)
+
+
+def _collected(event: Event | Record, future: object) -> tuple[Event, list[JudgedAnswer]]:
+    if future is None:
+        return event, []
+    problem, answers = future.get()
+    if problem is not None:
+        return problem, []
+    return (event if isinstance(event, Conversation) else _READ_IN_WORKER), answers
+
+
+_READ_IN_WORKER = object()  # stands for a conversation a worker read from its record
