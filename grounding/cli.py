@@ -90,6 +90,10 @@ def check(
     fail_on_example: Annotated[
         Optional[bool], typer.Option("--fail-on-example", help="Exit 1 when an example value is reported.")
     ] = None,
+    fail_on_unjudgeable: Annotated[
+        Optional[bool],
+        typer.Option("--fail-on-unjudgeable", help="Exit 1 when an answer's evidence is not in the record."),
+    ] = None,
     exit_zero: Annotated[Optional[bool], typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = None,
     strict: Annotated[Optional[bool], typer.Option("--strict", help="Exit 2 when any record cannot be read.")] = None,
     input_format: Annotated[
@@ -165,7 +169,7 @@ def check(
             "output-format": output_format.value if output_format else None, "output": _text(output),
             "shapes": _shapes_table(shape), "exempt": exempt, "exempt-regex": exempt_regex, "min-digits": min_digits,
             "derived": False if no_derived else None, "fail-on-derived": fail_on_derived,
-            "fail-on-example": fail_on_example, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
+            "fail-on-example": fail_on_example, "fail-on-unjudgeable": fail_on_unjudgeable, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
             "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
             "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
             "max-record-bytes": max_record_bytes, "jobs": jobs, "schema": _text(schema),
@@ -201,6 +205,7 @@ def _settings(options: Resolved) -> Settings:
     contracts = load_contracts(options["schema"], options["schema-for"]) if (
         options["schema"] or options["schema-for"]) else None
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
+                   fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
 
 

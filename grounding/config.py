@@ -39,6 +39,7 @@ KEYS: dict[str, Key] = {
     "derived": Key("bool", True),
     "fail-on-derived": Key("bool", False),
     "fail-on-example": Key("bool", False),
+    "fail-on-unjudgeable": Key("bool", False),
     "exit-zero": Key("bool", False),
     "strict": Key("bool", False),
     "input-format": Key("str", None),

@@ -23,6 +23,7 @@ def exit_code(summary: Summary, settings: Settings) -> ExitCode:
     failing = (
         summary.flagged
         or (summary.contract_unmet and not settings.contract_warn_only)
+        or (settings.fail_on_unjudgeable and summary.unjudgeable)
         or (settings.fail_on_derived and summary.derived)
         or (settings.fail_on_example and summary.examples)
     )

@@ -50,6 +50,7 @@ class Settings:
     fail_on_derived: bool = False
     fail_on_example: bool = False
     exit_zero: bool = False
+    fail_on_unjudgeable: bool = False  # an answer whose evidence is not in the record fails the gate
     contracts: object = None  # grounding.contract.Contracts, when a schema was given
     contract_warn_only: bool = False
     required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn

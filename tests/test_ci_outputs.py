@@ -268,3 +268,12 @@ def test_jobs_give_the_same_output_in_the_same_order():
     one = invoke("check", path, "--format", "json")
     two = invoke("check", path, "--format", "json", "--jobs", "2")
     assert one.stdout == two.stdout and one.exit_code == two.exit_code
+
+
+def test_fail_on_unjudgeable(tmp_path):
+    record = {"previous_response_id": "resp_1", "input": [], "output": [
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ORD-12345"}]}]}
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    assert invoke("check", str(path)).exit_code == 0
+    assert invoke("check", str(path), "--fail-on-unjudgeable").exit_code == 1
