@@ -165,16 +165,34 @@ def check(
     no record could be read.
     """
     try:
-        given = {
-            "output-format": output_format.value if output_format else None, "output": _text(output),
-            "shapes": _shapes_table(shape), "exempt": exempt, "exempt-regex": exempt_regex, "min-digits": min_digits,
-            "derived": False if no_derived else None, "fail-on-derived": fail_on_derived,
-            "fail-on-example": fail_on_example, "fail-on-unjudgeable": fail_on_unjudgeable, "exit-zero": exit_zero, "strict": strict, "input-format": input_format,
-            "statistics": statistics, "baseline": _text(baseline), "stale-baseline-fails": stale_baseline_fails,
-            "progress": False if no_progress else None, "quiet": quiet, "verbose": verbose, "explain": explain,
-            "max-record-bytes": max_record_bytes, "jobs": jobs, "schema": _text(schema),
-            "schema-for": _globs(schema_for), "contract-warn-only": contract_warn_only,
-            "require-tool": require_tool, "code-needs-execution": code_needs_execution,
+        given = {  # what the command line gave; None = not given (the configuration or the default decides)
+            "output-format": output_format.value if output_format else None,
+            "output": _text(output),
+            "shapes": _shapes_table(shape),
+            "exempt": exempt,
+            "exempt-regex": exempt_regex,
+            "min-digits": min_digits,
+            "derived": False if no_derived else None,
+            "fail-on-derived": fail_on_derived,
+            "fail-on-example": fail_on_example,
+            "fail-on-unjudgeable": fail_on_unjudgeable,
+            "exit-zero": exit_zero,
+            "strict": strict,
+            "input-format": input_format,
+            "statistics": statistics,
+            "baseline": _text(baseline),
+            "stale-baseline-fails": stale_baseline_fails,
+            "progress": False if no_progress else None,
+            "quiet": quiet,
+            "verbose": verbose,
+            "explain": explain,
+            "max-record-bytes": max_record_bytes,
+            "jobs": jobs,
+            "schema": _text(schema),
+            "schema-for": _globs(schema_for),
+            "contract-warn-only": contract_warn_only,
+            "require-tool": require_tool,
+            "code-needs-execution": code_needs_execution,
         }
         options = resolve(given, config)
         settings = replace(_settings(options), straightforward=straightforward)
