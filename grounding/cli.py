@@ -25,7 +25,7 @@ from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.report import Summary, statistics_lines, summary_line
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.runner import judge_inputs
-from grounding.settings import Settings, build_settings
+from grounding.settings import Settings, build_settings, shape_table
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
 
@@ -245,16 +245,8 @@ def _text(path: Path | None) -> str | None:
 
 
 def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:
-    """--shape NAME=REGEX options as the configuration's table (bad specs are refused by build_settings)."""
-    if not specs:
-        return None
-    table: dict[str, str] = {}
-    for spec in specs:
-        name, sep, regex = spec.partition("=")
-        if not sep or not name.strip() or name.strip() in table:
-            build_settings([spec] if not sep or not name.strip() else [spec, spec])  # raises the right error
-        table[name.strip()] = regex
-    return table
+    """--shape NAME=REGEX options as the configuration's table."""
+    return shape_table(specs) if specs else None
 
 
 @app.command(name="explain")

@@ -382,6 +382,7 @@ class EvidenceIndex:
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
         self._totals: dict[Decimal, str] | None = None
+        self._wholes: set[str] | None = None
 
     def add(self, forms: Forms) -> None:
         mine = self.forms
@@ -401,7 +402,9 @@ class EvidenceIndex:
             self._totals = None
         mine.prose_iso |= forms.prose_iso
         mine.month_days |= forms.month_days
-        mine.wholes.extend(forms.wholes)
+        if forms.wholes:
+            mine.wholes.extend(forms.wholes)
+            self._wholes = None
 
     def components(self) -> set[str]:
         """Component forms of everything read (worked out the first time an answer needs them)."""
@@ -440,13 +443,15 @@ class EvidenceIndex:
         return self._totals
 
     def wholes(self) -> set[str]:
-        """String leaves read whole, normalised (only masks need them, §9.11)."""
-        return {
-            normalise(whole)
-            for joined in self.forms.wholes
-            for whole in joined.split(_WHOLE_SEPARATOR)
-            if _HAS_DIGIT.search(whole)
-        }
+        """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
+        if self._wholes is None:
+            self._wholes = {
+                normalise(whole)
+                for joined in self.forms.wholes
+                for whole in joined.split(_WHOLE_SEPARATOR)
+                if _HAS_DIGIT.search(whole)
+            }
+        return self._wholes
 
     def is_any_form(self, value: str) -> bool:
         """True when value is indexed by any route (plainly or by a §9 reading)."""

@@ -28,12 +28,27 @@ _LOOKBACK = 40
 _NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def is_example(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> bool:
+class Examples:
+    """The example occurrences of one answer, worked out once, the first time a value needs them."""
+
+    def __init__(self, answer: Answer) -> None:
+        self.answer = answer
+        self._flags: dict[tuple[int, int], bool] | None = None
+
+    def is_example(self, candidate: Candidate, index: EvidenceIndex) -> bool:
+        if self._flags is None:
+            self._flags = _example_occurrences(self.answer)
+        return is_example(candidate, self.answer, index, self._flags)
+
+
+def is_example(
+    candidate: Candidate, answer: Answer, index: EvidenceIndex, flags: dict[tuple[int, int], bool] | None = None
+) -> bool:
     """Route 11: every occurrence is an example, or every one is a placeholder, and no neighbour was read."""
     occurrences = candidate.occurrences
     if not occurrences:
         return False
-    flags = _example_occurrences(answer)
+    flags = _example_occurrences(answer) if flags is None else flags
     every_example = all(flags.get((o.segment, o.start), False) for o in occurrences)
     every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end]) for o in occurrences)
     if not (every_example or every_placeholder):

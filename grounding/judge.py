@@ -27,9 +27,10 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
     """Judge one final answer against the evidence read before it."""
     answer = read_answer(text, settings)
     work = arithmetic.Computations(answer, index, settings) if settings.derived else None
+    written_as_examples = examples.Examples(answer)
     unsupported, grounded_via, example_values = [], [], []
     for candidate in answer.candidates:
-        finding = _route(candidate, answer, index, settings, work)
+        finding = _route(candidate, answer, index, settings, work, written_as_examples)
         if finding is None:
             continue  # grounded plainly
         if finding.via == "example":
@@ -53,6 +54,7 @@ def _route(
     index: EvidenceIndex,
     settings: Settings,
     work: arithmetic.Computations | None,
+    written_as_examples: examples.Examples,
 ) -> Finding | None:
     """None when grounded plainly; a Finding with via, or without one when unsupported."""
     if is_plain(candidate.value, index):
@@ -69,7 +71,7 @@ def _route(
         formula = _by_computation(candidate, answer, index, work)
         if formula is not None:
             return _found(candidate, *formula)
-        if examples.is_example(candidate, answer, index):
+        if written_as_examples.is_example(candidate, index):
             return _found(candidate, "example")
         return Finding(candidate.value, candidate.shape, candidate.text)
     return _found(candidate, via)

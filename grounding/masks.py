@@ -6,6 +6,8 @@ ends with them. Masked digits are an id fragment: they are never computed.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import regex
 
 from grounding.candidates import Answer, Candidate, Occurrence
@@ -76,10 +78,12 @@ def _is_emphasis(segment: str, occurrence: Occurrence, before: str) -> bool:
 def _form_ending_with(tail: str, index: EvidenceIndex) -> str | None:
     """A read form longer than the tail that ends with it (never an amount with decimals)."""
     forms = index.forms
-    for group in (forms.plain | index.wholes(), forms.unit | forms.date | index.components() | forms.prose_iso):
+    plainly = (forms.plain, index.wholes())
+    by_reading = (forms.unit, forms.date, index.components(), forms.prose_iso)
+    for group in (plainly, by_reading):
         found = [
             form
-            for form in group
+            for form in chain.from_iterable(group)
             if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
         ]
         if found:

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
-from grounding.engine import JudgedAnswer, check_conversation
+from grounding.engine import check_conversation
 from grounding.normalise import normalise
 from grounding.readers import read_record
+from grounding.report import Summary
 from grounding.settings import Settings, build_settings
 from grounding.verdict import Status
 
@@ -31,18 +31,22 @@ DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "re
 
 @dataclass
 class Measurement:
-    conversations: int = 0
-    answers: int = 0
-    candidates: int = 0
-    flagged_answers: int = 0
-    flagged_values: int = 0
-    derived_answers: int = 0
+    """The run's Summary over every answer, plus what only the final answers show."""
+
+    summary: Summary = field(default_factory=Summary)
     final_answers: int = 0
     final_candidates: int = 0
     final_flagged: int = 0
-    examples: int = 0
-    via: Counter = field(default_factory=Counter)
     flagged_finals: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    conversations = property(lambda self: self.summary.conversations)
+    answers = property(lambda self: self.summary.answers)
+    candidates = property(lambda self: self.summary.candidates)
+    flagged_answers = property(lambda self: self.summary.flagged)
+    flagged_values = property(lambda self: self.summary.unsupported)
+    derived_answers = property(lambda self: self.summary.derived)
+    examples = property(lambda self: self.summary.examples)
+    via = property(lambda self: self.summary.via)
 
 
 @dataclass
@@ -62,10 +66,10 @@ def _conversations(path: Path):
 def measure_dev(path: Path, settings: Settings) -> Measurement:
     result = Measurement()
     for _record, conversation in _conversations(path):
-        result.conversations += 1
+        result.summary.conversations += 1
         answers = list(check_conversation(conversation, settings))
         for judged in answers:
-            _count(result, judged)
+            result.summary.count(judged)
         if answers:
             final = answers[-1].verdict
             result.final_answers += 1
@@ -74,17 +78,6 @@ def measure_dev(path: Path, settings: Settings) -> Measurement:
                 result.final_flagged += 1
                 result.flagged_finals.append((conversation.id or "?", [f.text for f in final.unsupported]))
     return result
-
-
-def _count(result: Measurement, judged: JudgedAnswer) -> None:
-    verdict = judged.verdict
-    result.answers += 1
-    result.candidates += verdict.candidates
-    result.flagged_values += len(verdict.unsupported)
-    result.examples += len(verdict.examples)
-    result.flagged_answers += verdict.status is Status.FLAGGED
-    result.derived_answers += verdict.status is Status.DERIVED
-    result.via.update(finding.via for finding in verdict.grounded_via)
 
 
 def measure_injected(path: Path, settings: Settings) -> InjectedMeasurement:

@@ -8,6 +8,17 @@ from dataclasses import dataclass, field
 from grounding.engine import JudgedAnswer
 from grounding.verdict import Status
 
+# Which field of the summary counts the answers of each status.
+_STATUS_COUNTERS = {
+    Status.GROUNDED: "grounded",
+    Status.DERIVED: "derived",
+    Status.FLAGGED: "flagged",
+    Status.UNJUDGEABLE: "unjudgeable",
+    Status.CONTRACT_UNMET: "contract_unmet",
+    Status.TRUNCATED: "truncated",
+    Status.REFUSED: "refused",
+}
+
 
 @dataclass(slots=True)
 class Summary:
@@ -36,20 +47,8 @@ class Summary:
     def count(self, answer: JudgedAnswer) -> None:
         verdict = answer.verdict
         self.answers += 1
-        if verdict.status is Status.UNJUDGEABLE:
-            self.unjudgeable += 1
-        elif verdict.status is Status.CONTRACT_UNMET:
-            self.contract_unmet += 1
-        elif verdict.status is Status.TRUNCATED:
-            self.truncated += 1
-        elif verdict.status is Status.REFUSED:
-            self.refused += 1
-        elif verdict.status is Status.FLAGGED:
-            self.flagged += 1
-        elif verdict.status is Status.DERIVED:
-            self.derived += 1
-        else:
-            self.grounded += 1
+        counter = _STATUS_COUNTERS[verdict.status]
+        setattr(self, counter, getattr(self, counter) + 1)
         self.candidates += verdict.candidates
         self.unsupported += len(verdict.unsupported)
         self.derived_values += verdict.derived_values

@@ -104,8 +104,9 @@ def build_settings(
     )
 
 
-def _shapes(specs: list[str]) -> tuple[Shape, ...]:
-    shapes: list[Shape] = []
+def shape_table(specs: list[str]) -> dict[str, str]:
+    """``--shape NAME=REGEX`` options as name → regex, refusing a bad form, an empty regex or a repeated name."""
+    table: dict[str, str] = {}
     for spec in specs:
         name, sep, source = spec.partition("=")
         name = name.strip()
@@ -113,10 +114,14 @@ def _shapes(specs: list[str]) -> tuple[Shape, ...]:
             raise OptionError(f"--shape: {spec!r} needs the form NAME=REGEX, for example --shape order=ord-\\d{{4,}}")
         if not source:
             raise OptionError(f"--shape {name}: the regular expression is empty; write NAME=REGEX")
-        if any(shape.name == name for shape in shapes):
+        if name in table:
             raise OptionError(f"--shape: the name {name!r} is declared twice; give each shape its own name")
-        shapes.append(Shape(name, compile_pattern(f"--shape {name}", source)))
-    return tuple(shapes)
+        table[name] = source
+    return table
+
+
+def _shapes(specs: list[str]) -> tuple[Shape, ...]:
+    return tuple(Shape(name, compile_pattern(f"--shape {name}", source)) for name, source in shape_table(specs).items())
 
 
 def _exempt_forms(literal: str) -> tuple[str, ...]:

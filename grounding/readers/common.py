@@ -73,9 +73,9 @@ def result_items(
         return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, tool=name)]
     if isinstance(content, str):
         return [Item(Kind.EVIDENCE, content, is_error=is_error, call_arguments=arguments, tool=name)]
-    if isinstance(content, list) and content and all(_text_of_block(block) is not None for block in content):
+    if isinstance(content, list) and content and all(text_of_block(block) is not None for block in content):
         return [
-            Item(Kind.EVIDENCE, _text_of_block(block), is_error=is_error, call_arguments=arguments, tool=name)
+            Item(Kind.EVIDENCE, text_of_block(block), is_error=is_error, call_arguments=arguments, tool=name)
             for block in content
         ]
     if isinstance(content, (dict, list)):
@@ -86,7 +86,8 @@ def result_items(
 _TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})
 
 
-def _text_of_block(block: object) -> str | None:
+def text_of_block(block: object) -> str | None:
+    """The text of a plain string or a text block, in any format's spelling; None for any other block."""
     if isinstance(block, str):
         return block
     if isinstance(block, dict):
@@ -103,7 +104,7 @@ def text_of_parts(parts: object) -> str:
         return parts
     if not isinstance(parts, list):
         return ""
-    return "\n".join(text for text in map(_text_of_block, parts) if text is not None)
+    return "\n".join(text for text in map(text_of_block, parts) if text is not None)
 
 
 class Call(NamedTuple):

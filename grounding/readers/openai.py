@@ -9,10 +9,10 @@ from grounding.readers.common import (
     expect_dict,
     record_id,
     result_items,
+    text_of_block,
     user_text,
 )
 
-_TEXT_PART_TYPES = ("text", "input_text", "output_text")
 # Blocks of another format: reading past them would silently drop tool results.
 _FOREIGN_BLOCKS = frozenset({"tool_use", "tool_result"})
 
@@ -107,16 +107,13 @@ def _part_texts(content: object, index: int) -> list[str]:
     if isinstance(content, list):
         texts = []
         for part in content:
-            if isinstance(part, str):
-                texts.append(part)
-            elif isinstance(part, dict) and part.get("type") in _TEXT_PART_TYPES:
-                text = part.get("text")
-                if isinstance(text, str):
-                    texts.append(text)
-            elif isinstance(part, dict) and part.get("type") in _FOREIGN_BLOCKS:
+            if isinstance(part, dict) and part.get("type") in _FOREIGN_BLOCKS:
                 raise RecordError(
                     f"messages[{index}].content holds a {part['type']!r} block, which OpenAI Chat Completions "
                     "does not have; this looks like Anthropic Messages (--input-format anthropic)"
                 )
+            text = text_of_block(part)
+            if text is not None:
+                texts.append(text)
         return texts
     raise RecordError(f"messages[{index}].content must be a string, null or a list of parts")

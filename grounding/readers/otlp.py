@@ -86,19 +86,19 @@ def assemble(trace: list[dict], source: str, line: int, trace_id: str) -> Conver
         if kind is None:
             continue
         input_format = kind
-        inputs, outputs, conversation_id = _messages_of(span, kind, None)
+        inputs, outputs, conversation_id = _messages_of(span, kind)
         calls.append(ModelCall(span["start"], inputs, outputs, conversation_id, has_content(span)))
     return conversation_from_calls(calls, source, line, trace_id, input_format)
 
 
-def _messages_of(span: dict, input_format: str, conversation_id: object) -> tuple[list[dict], list[dict], object]:
+def _messages_of(span: dict, input_format: str) -> tuple[list[dict], list[dict], object]:
     if input_format == "openinference":
         inputs, outputs = _openinference(span)
         found_id = span["attributes"].get("session.id")
     else:
         inputs, outputs = _genai(span)
         found_id = span["attributes"].get("gen_ai.conversation.id")
-    return inputs, outputs, conversation_id or found_id
+    return inputs, outputs, found_id
 
 
 def _genai(span: dict) -> tuple[list[dict], list[dict]]:
