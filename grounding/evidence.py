@@ -220,7 +220,7 @@ def read_tool_result(
         absence = _absence_view(document)
         _walk(document if absence is None else absence, reader, totals=True)
         failed = is_error or absence is not None or _reports_error(document)
-    if arguments is not None:
+    if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
         argument_forms = read_arguments(arguments, options)
         if not failed and document is not _TEXT:
             failed = _says_nothing(document, argument_forms)
