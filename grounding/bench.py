@@ -45,10 +45,14 @@ def parse_only(path: str) -> int:
         for line in stream:
             if not line.strip():
                 continue
-            record = orjson.loads(line)
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue  # a bad line costs the baseline its failed parse, like ground
             messages = record.get("messages", []) if isinstance(record, dict) else record
-            for message in messages:
-                answers += _parse_message(message)
+            for message in messages if isinstance(messages, list) else []:
+                if isinstance(message, dict):
+                    answers += _parse_message(message)
     return answers
 
 
