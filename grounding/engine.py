@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from grounding.contract import STOPS_REFUSED, STOPS_TRUNCATED, Attempt, Contract, ContractResult
-from grounding.evidence import EvidenceIndex, ReadOptions, read_exempt, read_tool_result, result_failed
+from grounding.evidence import EvidenceIndex, ReadOptions, result_failed
 from grounding.judge import judge_answer
 from grounding.model import Conversation, Item, Kind
 from grounding.settings import Settings
@@ -36,9 +36,7 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     if conversation.unjudgeable is not None:
         yield from _unjudgeable(conversation)
         return
-    index = EvidenceIndex()
-    index.forms.min_digits = settings.min_digits
-    options = ReadOptions(settings.min_digits, bool(settings.shapes), settings.straightforward)
+    index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes), settings.straightforward))
     contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
@@ -51,13 +49,9 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
         if ledger is not None:
             ledger.see(item)
         if item.kind is Kind.EVIDENCE:
-            index.add(
-                read_tool_result(
-                    item.text, options, is_error=item.is_error, arguments=item.call_arguments, document=item.document
-                )
-            )
+            index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
         elif item.kind is Kind.EXEMPT:
-            index.add(read_exempt(item.text, options))
+            index.see_exempt(item.text)
         elif item.kind is Kind.NEITHER and item.text.startswith("[evidence check") and previous is not None:
             named_back = _named_back(item.text, previous)
         elif item.kind is Kind.ANSWER:

@@ -17,7 +17,7 @@ from itertools import chain
 
 import regex
 
-from grounding import jsontext, pyrepr
+from grounding import jsontext, pyrepr, verbatim
 from grounding.dates import prose_dates, twelve_hour_times
 from grounding.normalise import lookup_forms, normalise, spell_number
 from grounding.token_readings import TokenReader, components_of
@@ -209,26 +209,61 @@ def read_tool_result(
     A format that holds the result as JSON already (Gemini, Bedrock, pydantic-ai…) passes it
     as document, an object or array; otherwise text is parsed when it is a JSON document.
     """
-    forms = Forms()
-    reader = _Reader(forms, options, typed=True)
+    return _read_examined(_examine(text, options, is_error, arguments, document), options)
+
+
+@dataclass(frozen=True, slots=True)
+class _Examined:
+    """A tool result parsed and judged failed or not (§5.4, §9.6), before any of it is read."""
+
+    text: str
+    document: object  # the parsed document, or _TEXT
+    exact_json: bool  # the document is the text parsed as JSON, so its strings can be read off the text
+    absence: dict | None  # the part of an absence that grounds
+    failed: bool
+    argument_forms: Forms | None  # what the call's arguments spell, when a failed lookup must drop it
+
+
+def _examine(text: str, options: ReadOptions, is_error: bool, arguments: str | None, document: object) -> _Examined:
+    exact_json = False
     if not isinstance(document, (dict, list)):
-        document = _parse(text)
+        document, exact_json = _parse_with_origin(text)
+    absence = None
     if document is _TEXT:
-        reader.text(text)
         failed = is_error or not text.strip() or _ERROR_WORD.match(text) is not None
     else:
         absence = _absence_view(document)
-        _walk(document if absence is None else absence, reader, totals=True)
         failed = is_error or absence is not None or _reports_error(document)
+    argument_forms = None
     if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
         argument_forms = read_arguments(arguments, options)
         if not failed and document is not _TEXT:
             failed = _says_nothing(document, argument_forms)
-        if failed:
-            forms.drop(argument_forms)
+    return _Examined(text, document, exact_json, absence, failed, argument_forms if failed else None)
+
+
+def _read_examined(examined: _Examined, options: ReadOptions) -> Forms:
+    forms = Forms()
+    reader = _Reader(forms, options, typed=True)
+    if examined.document is _TEXT:
+        reader.text(examined.text)
+    else:
+        document = examined.document if examined.absence is None else examined.absence
+        _walk(document, reader, totals=True)
+    if examined.argument_forms is not None:
+        forms.drop(examined.argument_forms)
     if options.straightforward:
         forms.resolve()
     return forms
+
+
+def _verbatim_of(examined: _Examined) -> set[str] | None:
+    """What a result that did not fail says verbatim, or None when only reading it says (see verbatim)."""
+    if examined.failed:
+        return None  # its forms lose what the call's arguments spell: read them
+    if examined.document is _TEXT:
+        return verbatim.of_text(examined.text)
+    return verbatim.of_json(examined.text) if examined.exact_json else None
 
 
 _TEXT = object()  # marks a result that is read as text, not as a JSON document
@@ -236,21 +271,26 @@ _TEXT = object()  # marks a result that is read as text, not as a JSON document
 
 def _parse(text: str) -> object:
     """A tool result's document: JSON, JSON encoded twice, or a Python repr; else it is text."""
+    return _parse_with_origin(text)[0]
+
+
+def _parse_with_origin(text: str) -> tuple[object, bool]:
+    """The document, and whether it is text itself parsed as JSON (not encoded twice, not a Python repr)."""
     stripped = text.lstrip()
     if stripped[:1] == '"':
         try:
             inner = jsontext.parse(text)
         except jsontext.NotJson:
-            return _TEXT
-        return _parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT
+            return _TEXT, False
+        return (_parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT), False
     if not jsontext.looks_like_json(text):
-        return _TEXT
+        return _TEXT, False
     try:
-        return jsontext.parse(text)
+        return jsontext.parse(text), True
     except jsontext.NotJson:
         pass
     document = pyrepr.parse(text)
-    return _TEXT if document is None else document
+    return (_TEXT, False) if document is None else (document, False)
 
 
 def _walk(document: object, reader: _Reader, *, totals: bool) -> None:
@@ -375,22 +415,81 @@ def _is_iso_date(value: str) -> bool:
 
 
 class EvidenceIndex:
-    """Everything read before an answer, grown as the conversation advances."""
+    """Everything read before an answer, grown as the conversation advances.
 
-    def __init__(self) -> None:
-        self.forms = Forms()
+    Each piece is first seen verbatim (cheap, see ``verbatim``) and read into
+    ``forms`` only when an answer asks for more than a verbatim value; pieces
+    are read in the order they came, so what the index holds never depends on
+    when it was read.
+    """
+
+    def __init__(self, options: ReadOptions | None = None) -> None:
+        self.options = options if options is not None else ReadOptions()
+        self._forms = Forms(min_digits=self.options.min_digits)
+        self._unread: list[_Examined | str] = []  # pieces seen but not read yet: results, and exempt texts
+        self._verbatim: set[str] = set()  # what the pieces seen say verbatim (those that can be seen so)
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
         self._totals: dict[Decimal, str] | None = None
         self._wholes: set[str] | None = None
+        self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
+
+    @property
+    def forms(self) -> Forms:
+        """Every form of everything seen, reading the pieces not read yet."""
+        if self._unread:
+            unread, self._unread = self._unread, []
+            for piece in unread:
+                if isinstance(piece, str):
+                    self._add(read_exempt(piece, self.options))
+                else:
+                    self._add(_read_examined(piece, self.options))
+        return self._forms
+
+    def see_result(
+        self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None
+    ) -> None:
+        """A tool result: seen verbatim now, read when an answer needs it (at once on the straightforward path)."""
+        examined = _examine(text, self.options, is_error, arguments, document)
+        if self.options.straightforward:
+            self.add(_read_examined(examined, self.options))
+            return
+        self._unread.append(examined)
+        said = _verbatim_of(examined)
+        if said is not None:
+            self._verbatim |= said
+
+    def see_exempt(self, text: str) -> None:
+        """User text or a system prompt (§5.2)."""
+        if self.options.straightforward:
+            self.add(read_exempt(text, self.options))
+            return
+        self._unread.append(text)
+        self._verbatim |= verbatim.of_text(text)
+
+    def says_verbatim(self, value: str) -> bool:
+        """True when a token read is value itself, so value is grounded plainly (§3.5) without reading forms.
+
+        False says nothing: the forms may still hold value.
+        """
+        if value not in self._verbatim or "," in value or normalise(value) != value:
+            return False
+        return self.options.keep_words or _HAS_DIGIT.search(value) is not None
 
     def add(self, forms: Forms) -> None:
-        mine = self.forms
+        """Add forms read elsewhere (after every piece seen so far)."""
+        self.forms  # noqa: B018 — pieces seen earlier are read first, keeping the order of collections
+        self._add(forms)
+
+    def _add(self, forms: Forms) -> None:
+        mine = self._forms
         mine.plain |= forms.plain
         mine.unit |= forms.unit
         mine.date |= forms.date
         mine.component |= forms.component
-        mine.pending |= forms.pending
+        if forms.pending:
+            mine.pending |= forms.pending
+            self._pending_text = None
         if not forms.numbers <= mine.numbers:
             mine.numbers |= forms.numbers
             self._sorted_numbers = None
@@ -409,6 +508,31 @@ class EvidenceIndex:
     def components(self) -> set[str]:
         """Component forms of everything read (worked out the first time an answer needs them)."""
         return self.forms.resolve()
+
+    def has_component(self, wanted: tuple[str, ...]) -> bool:
+        """True when one of wanted is a component of something read (§9.4).
+
+        Only identifiers that could hold one are worked out: every component
+        form is spelled inside its identifier, once grouping commas and
+        currency signs are dropped (a part is normalised by deleting characters).
+        """
+        forms = self.forms
+        held = forms.component
+        if any(form in held for form in wanted):
+            return True
+        if not forms.pending:
+            return False
+        if self._pending_text is None:
+            self._pending_text = _component_key("\n".join(forms.pending))
+        keys = [_component_key(form) for form in wanted]
+        if not any(key in self._pending_text for key in keys):
+            return False
+        holding = [value for value in forms.pending if any(key in _component_key(value) for key in keys)]
+        for value in holding:
+            held.update(components_of(value, forms.min_digits))
+        forms.pending.difference_update(holding)
+        self._pending_text = None
+        return any(form in held for form in wanted)
 
     def has_number(self, magnitude: Decimal) -> bool:
         """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
@@ -461,8 +585,15 @@ class EvidenceIndex:
             or value in forms.unit
             or value in forms.date
             or value in forms.prose_iso
-            or value in self.components()
+            or self.has_component((value,))
         )
+
+
+_COMPONENT_KEY = str.maketrans("", "", ",$€£¥₹")
+
+
+def _component_key(text: str) -> str:
+    return text.translate(_COMPONENT_KEY)
 
 
 def _by_value(spelling: str) -> tuple[Decimal, str]:

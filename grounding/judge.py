@@ -85,6 +85,8 @@ def _found(candidate: Candidate, via: str, formula: str | None = None, matched: 
 
 def is_plain(value: str, index: EvidenceIndex) -> bool:
     """Route 1: a lookup form indexed plainly."""
+    if index.says_verbatim(value):
+        return True
     plain = index.forms.plain
     return any(form in plain for form in lookup_forms(value))
 
@@ -95,8 +97,7 @@ def reading_of(value: str, index: EvidenceIndex) -> str | None:
     for via, held in (("unit", index.forms.unit), ("date-part", index.forms.date)):
         if any(form in held for form in forms):
             return via
-    components = index.components()
-    return "component" if any(form in components for form in forms) else None
+    return "component" if index.has_component(forms) else None
 
 
 def magnitude_of(value: str) -> Decimal:
