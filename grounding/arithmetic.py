@@ -16,7 +16,8 @@ import regex
 from grounding.arithmetic_lexer import Lexeme, Num, lex_line
 from grounding.candidates import Answer
 from grounding.derive import find_formula
-from grounding.evidence import EvidenceIndex, spell
+from grounding.evidence import spell
+from grounding.index import EvidenceIndex
 from grounding.normalise import digit_count
 from grounding.settings import Settings
 
@@ -155,8 +156,7 @@ class Computations:
         spelled = spell(magnitude)
         if index.is_any_form(spelled) or index.has_number(magnitude):
             return True
-        half = Decimal(5).scaleb(-(num.decimals + 1))
-        if index.has_number_near(magnitude - half, magnitude + half):
+        if index.has_number_rounding_to(magnitude, num.decimals):
             return True
         if self._results is not None and magnitude in self._results:
             return True

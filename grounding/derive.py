@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from grounding.evidence import EvidenceIndex, spell
+from grounding.evidence import spell
+from grounding.index import EvidenceIndex
 
 _MULTIPLES = range(2, 13)
 

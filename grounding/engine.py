@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from grounding.contract import STOPS_REFUSED, STOPS_TRUNCATED, Attempt, Contract, ContractResult
-from grounding.evidence import EvidenceIndex, ReadOptions, result_failed
+from grounding.evidence import ReadOptions, result_failed
+from grounding.index import EvidenceIndex
 from grounding.judge import judge_answer
 from grounding.model import Conversation, Item, Kind
 from grounding.settings import Settings

@@ -74,7 +74,7 @@ class Forms:
             (tuple(n for n in numbers if n not in forms.numbers), label) for numbers, label in self.collections
         ]
         self.prose_iso -= spelled
-        self.month_days -= forms.month_days | {iso[5:] for iso in spelled if _is_iso_date(iso)}
+        self.month_days -= forms.month_days | {iso[5:] for iso in spelled if is_iso_date(iso)}
         self.wholes = [
             _WHOLE_SEPARATOR.join(s for s in joined.split(_WHOLE_SEPARATOR) if normalise(s) not in spelled)
             for joined in self.wholes
@@ -209,11 +209,11 @@ def read_tool_result(
     A format that holds the result as JSON already (Gemini, Bedrock, pydantic-ai…) passes it
     as document, an object or array; otherwise text is parsed when it is a JSON document.
     """
-    return _read_examined(_examine(text, options, is_error, arguments, document), options)
+    return read_examined(examine_result(text, options, is_error, arguments, document), options)
 
 
 @dataclass(frozen=True, slots=True)
-class _Examined:
+class Examined:
     """A tool result parsed and judged failed or not (§5.4, §9.6), before any of it is read."""
 
     text: str
@@ -224,7 +224,7 @@ class _Examined:
     argument_forms: Forms | None  # what the call's arguments spell, when a failed lookup must drop it
 
 
-def _examine(text: str, options: ReadOptions, is_error: bool, arguments: str | None, document: object) -> _Examined:
+def examine_result(text: str, options: ReadOptions, is_error: bool, arguments: str | None, document: object) -> Examined:
     exact_json = False
     if not isinstance(document, (dict, list)):
         document, exact_json = _parse_with_origin(text)
@@ -239,10 +239,10 @@ def _examine(text: str, options: ReadOptions, is_error: bool, arguments: str | N
         argument_forms = read_arguments(arguments, options)
         if not failed and document is not _TEXT:
             failed = _says_nothing(document, argument_forms)
-    return _Examined(text, document, exact_json, absence, failed, argument_forms if failed else None)
+    return Examined(text, document, exact_json, absence, failed, argument_forms if failed else None)
 
 
-def _read_examined(examined: _Examined, options: ReadOptions) -> Forms:
+def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     forms = Forms()
     reader = _Reader(forms, options, typed=True)
     if examined.document is _TEXT:
@@ -257,13 +257,26 @@ def _read_examined(examined: _Examined, options: ReadOptions) -> Forms:
     return forms
 
 
-def _verbatim_of(examined: _Examined) -> set[str] | None:
-    """What a result that did not fail says verbatim, or None when only reading it says (see verbatim)."""
-    if examined.failed:
-        return None  # its forms lose what the call's arguments spell: read them
+def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
+    """The numbers of a JSON result that did not fail, with its collections, its strings left unread
+    (derived values need every operand, not every token); None when it must be read whole."""
+    if examined.failed or examined.document is _TEXT:
+        return None
+    forms = Forms()
+    _walk(examined.document, _Reader(forms, options, typed=True), totals=True, strings_too=False)
+    return forms
+
+
+def seen_of(examined: Examined) -> verbatim.Seen:
+    """A result as seen before reading it; a failed one says nothing verbatim (its forms lose what the
+    call's arguments spell)."""
     if examined.document is _TEXT:
-        return verbatim.of_text(examined.text)
-    return verbatim.of_json(examined.text) if examined.exact_json else None
+        seen = verbatim.see_text(examined.text)
+    elif examined.exact_json:
+        seen = verbatim.see_json(examined.text)
+    else:
+        return verbatim.Seen(None, None)
+    return verbatim.Seen(None, seen.search) if examined.failed else seen
 
 
 _TEXT = object()  # marks a result that is read as text, not as a JSON document
@@ -293,7 +306,7 @@ def _parse_with_origin(text: str) -> tuple[object, bool]:
     return (_TEXT, False) if document is None else (document, False)
 
 
-def _walk(document: object, reader: _Reader, *, totals: bool) -> None:
+def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool = True) -> None:
     """Index every key and leaf of a JSON document (explicit stack: documents can be deep)."""
     strings: list[str] = []
     stack = [document]
@@ -322,7 +335,8 @@ def _walk(document: object, reader: _Reader, *, totals: bool) -> None:
                 reader.forms.plain.add("true" if node else "false")
         elif node is not None:
             reader.number(node)
-    reader.strings(strings)
+    if strings_too:
+        reader.strings(strings)
 
 
 def _array_total(array: list, forms: Forms) -> None:
@@ -410,194 +424,8 @@ def _says_nothing(document: object, arguments: Forms) -> bool:
     return True
 
 
-def _is_iso_date(value: str) -> bool:
+def is_iso_date(value: str) -> bool:
     return len(value) == 10 and value[4] == "-" and value[7] == "-" and value[:4].isdigit()
-
-
-class EvidenceIndex:
-    """Everything read before an answer, grown as the conversation advances.
-
-    Each piece is first seen verbatim (cheap, see ``verbatim``) and read into
-    ``forms`` only when an answer asks for more than a verbatim value; pieces
-    are read in the order they came, so what the index holds never depends on
-    when it was read.
-    """
-
-    def __init__(self, options: ReadOptions | None = None) -> None:
-        self.options = options if options is not None else ReadOptions()
-        self._forms = Forms(min_digits=self.options.min_digits)
-        self._unread: list[_Examined | str] = []  # pieces seen but not read yet: results, and exempt texts
-        self._verbatim: set[str] = set()  # what the pieces seen say verbatim (those that can be seen so)
-        self._sorted_numbers: list[Decimal] | None = None
-        self._operands: dict[str, Decimal] | None = None
-        self._totals: dict[Decimal, str] | None = None
-        self._wholes: set[str] | None = None
-        self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
-
-    @property
-    def forms(self) -> Forms:
-        """Every form of everything seen, reading the pieces not read yet."""
-        if self._unread:
-            unread, self._unread = self._unread, []
-            for piece in unread:
-                if isinstance(piece, str):
-                    self._add(read_exempt(piece, self.options))
-                else:
-                    self._add(_read_examined(piece, self.options))
-        return self._forms
-
-    def see_result(
-        self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None
-    ) -> None:
-        """A tool result: seen verbatim now, read when an answer needs it (at once on the straightforward path)."""
-        examined = _examine(text, self.options, is_error, arguments, document)
-        if self.options.straightforward:
-            self.add(_read_examined(examined, self.options))
-            return
-        self._unread.append(examined)
-        said = _verbatim_of(examined)
-        if said is not None:
-            self._verbatim |= said
-
-    def see_exempt(self, text: str) -> None:
-        """User text or a system prompt (§5.2)."""
-        if self.options.straightforward:
-            self.add(read_exempt(text, self.options))
-            return
-        self._unread.append(text)
-        self._verbatim |= verbatim.of_text(text)
-
-    def says_verbatim(self, value: str) -> bool:
-        """True when a token read is value itself, so value is grounded plainly (§3.5) without reading forms.
-
-        False says nothing: the forms may still hold value.
-        """
-        if value not in self._verbatim or "," in value or normalise(value) != value:
-            return False
-        return self.options.keep_words or _HAS_DIGIT.search(value) is not None
-
-    def add(self, forms: Forms) -> None:
-        """Add forms read elsewhere (after every piece seen so far)."""
-        self.forms  # noqa: B018 — pieces seen earlier are read first, keeping the order of collections
-        self._add(forms)
-
-    def _add(self, forms: Forms) -> None:
-        mine = self._forms
-        mine.plain |= forms.plain
-        mine.unit |= forms.unit
-        mine.date |= forms.date
-        mine.component |= forms.component
-        if forms.pending:
-            mine.pending |= forms.pending
-            self._pending_text = None
-        if not forms.numbers <= mine.numbers:
-            mine.numbers |= forms.numbers
-            self._sorted_numbers = None
-        if not forms.operands <= mine.operands:
-            mine.operands |= forms.operands
-            self._operands = None
-        if forms.collections:
-            mine.collections.extend(forms.collections)
-            self._totals = None
-        mine.prose_iso |= forms.prose_iso
-        mine.month_days |= forms.month_days
-        if forms.wholes:
-            mine.wholes.extend(forms.wholes)
-            self._wholes = None
-
-    def components(self) -> set[str]:
-        """Component forms of everything read (worked out the first time an answer needs them)."""
-        return self.forms.resolve()
-
-    def has_component(self, wanted: tuple[str, ...]) -> bool:
-        """True when one of wanted is a component of something read (§9.4).
-
-        Only identifiers that could hold one are worked out: every component
-        form is spelled inside its identifier, once grouping commas and
-        currency signs are dropped (a part is normalised by deleting characters).
-        """
-        forms = self.forms
-        held = forms.component
-        if any(form in held for form in wanted):
-            return True
-        if not forms.pending:
-            return False
-        if self._pending_text is None:
-            self._pending_text = _component_key("\n".join(forms.pending))
-        keys = [_component_key(form) for form in wanted]
-        if not any(key in self._pending_text for key in keys):
-            return False
-        holding = [value for value in forms.pending if any(key in _component_key(value) for key in keys)]
-        for value in holding:
-            held.update(components_of(value, forms.min_digits))
-        forms.pending.difference_update(holding)
-        self._pending_text = None
-        return any(form in held for form in wanted)
-
-    def has_number(self, magnitude: Decimal) -> bool:
-        """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
-        return spell(magnitude) in self.forms.numbers
-
-    def has_number_near(self, low: Decimal, high: Decimal) -> bool:
-        """True when an indexed number lies in [low, high] (rounding, §9.3)."""
-        if self._sorted_numbers is None:
-            self._sorted_numbers = sorted(Decimal(n) for n in self.forms.numbers)
-        numbers = self._sorted_numbers
-        at = bisect.bisect_left(numbers, low)
-        return at < len(numbers) and numbers[at] <= high
-
-    def operands(self) -> dict[str, Decimal]:
-        """Operands of §9.7 by spelling, in a stable order."""
-        if self._operands is None:
-            self._operands = {spelling: Decimal(spelling) for spelling in sorted(self.forms.operands, key=_by_value)}
-        return self._operands
-
-    def totals(self) -> dict[Decimal, str]:
-        """Collection totals of §9.7, each with the formula that shows it."""
-        if self._totals is None:
-            self._totals = {}
-            for spellings, label in self.forms.collections:
-                if len(spellings) < 2:
-                    continue
-                values = [Decimal(s) for s in spellings]
-                total = sum(values, Decimal(0))
-                if total not in self._totals:
-                    addends = " + ".join(spellings[:6]) + (" + …" if len(spellings) > 6 else "")
-                    self._totals[total] = f"{spell(total)} = {addends} ({label})"
-        return self._totals
-
-    def wholes(self) -> set[str]:
-        """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
-        if self._wholes is None:
-            self._wholes = {
-                normalise(whole)
-                for joined in self.forms.wholes
-                for whole in joined.split(_WHOLE_SEPARATOR)
-                if _HAS_DIGIT.search(whole)
-            }
-        return self._wholes
-
-    def is_any_form(self, value: str) -> bool:
-        """True when value is indexed by any route (plainly or by a §9 reading)."""
-        forms = self.forms
-        return (
-            value in forms.plain
-            or value in forms.unit
-            or value in forms.date
-            or value in forms.prose_iso
-            or self.has_component((value,))
-        )
-
-
-_COMPONENT_KEY = str.maketrans("", "", ",$€£¥₹")
-
-
-def _component_key(text: str) -> str:
-    return text.translate(_COMPONENT_KEY)
-
-
-def _by_value(spelling: str) -> tuple[Decimal, str]:
-    return Decimal(spelling), spelling
 
 
 def result_failed(text: str, *, is_error: bool = False, document: object = None) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import regex
 
 from grounding.candidates import Answer, Candidate
-from grounding.evidence import EvidenceIndex
+from grounding.index import EvidenceIndex
 
 _BETWEEN = r"[\s,:(#\"'“”‘’«»`]*"
 _TRIGGER = regex.compile(

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from grounding.candidates import read_answer
-from grounding.evidence import EvidenceIndex, Forms, ReadOptions, read_exempt, read_tool_result
+from grounding.evidence import Forms, ReadOptions, read_exempt, read_tool_result
+from grounding.index import EvidenceIndex
 from grounding.jsontext import NotJson, looks_like_json, parse
 from grounding.model import Conversation, Item, Kind
 from grounding.normalise import is_number, lookup_forms, normalise

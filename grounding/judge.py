@@ -13,7 +13,7 @@ import regex
 from grounding import arithmetic, examples, masks
 from grounding.candidates import Answer, Candidate, read_answer
 from grounding.derive import find_formula
-from grounding.evidence import EvidenceIndex
+from grounding.index import EvidenceIndex
 from grounding.normalise import canonical, decimals_written, lookup_forms, normalise
 from grounding.settings import Settings
 from grounding.values import Kind, classify, range_ends
@@ -85,19 +85,12 @@ def _found(candidate: Candidate, via: str, formula: str | None = None, matched: 
 
 def is_plain(value: str, index: EvidenceIndex) -> bool:
     """Route 1: a lookup form indexed plainly."""
-    if index.says_verbatim(value):
-        return True
-    plain = index.forms.plain
-    return any(form in plain for form in lookup_forms(value))
+    return index.says_verbatim(value) or index.is_plain(lookup_forms(value))
 
 
 def reading_of(value: str, index: EvidenceIndex) -> str | None:
     """Route 2: the best §9 reading among the value's forms: unit, then date part, then component."""
-    forms = lookup_forms(value)
-    for via, held in (("unit", index.forms.unit), ("date-part", index.forms.date)):
-        if any(form in held for form in forms):
-            return via
-    return "component" if index.has_component(forms) else None
+    return index.reading_of(lookup_forms(value))
 
 
 def magnitude_of(value: str) -> Decimal:
@@ -111,8 +104,7 @@ def _by_number(candidate: Candidate, index: EvidenceIndex) -> str | None:
     magnitude = magnitude_of(candidate.value)
     if index.has_number(magnitude):
         return "sign"
-    half = Decimal(5).scaleb(-(decimals_written(candidate.text) + 1))
-    if index.has_number_near(magnitude - half, magnitude + half):
+    if index.has_number_rounding_to(magnitude, decimals_written(candidate.text)):
         return "rounded"
     return None
 

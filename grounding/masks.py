@@ -11,7 +11,7 @@ from itertools import chain
 import regex
 
 from grounding.candidates import Answer, Candidate, Occurrence
-from grounding.evidence import EvidenceIndex
+from grounding.index import EvidenceIndex
 
 _PHRASE = regex.compile(
     r"\b(?:ending(?:\s+(?:in|with))?|ends\s+(?:in|with)|last\s+(?:four|4)|last\s+digits"

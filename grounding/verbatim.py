@@ -10,15 +10,49 @@ this first and reads a piece's forms only when a value is not found verbatim
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from grounding.normalise import fold_digits
 from grounding.tokens import runs
 
 # In JSON text without a backslash, every string is the text between two quotes, as parsed.
 _JSON_STRING = re.compile(r'"([^"]*)"')
+# Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
+_KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
+# A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
+_EXPONENT = re.compile(r"\d[eE][-+]?\d")
 # A number literal whose parsed spelling is the literal itself: no exponent, no leading or trailing zero,
 # and not glued to more of a number. Literals of 16 or more digits are parsed exactly (jsontext), shorter
 # floats round-trip through their repr, so the literal is what the index spells.
 _CANONICAL_NUMBER = re.compile(r"(?<![\d.eE+-])-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?![\d.eE])")
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A piece of read text as seen before reading it."""
+
+    said: set[str] | None  # its lowered token runs and canonical number literals; None: only reading tells
+    search: str | None  # its search text (see search_text); None: it may hold any form
+
+
+def see_text(text: str) -> Seen:
+    return Seen(of_text(text), search_text(text))
+
+
+def see_json(text: str) -> Seen:
+    """A JSON document's text, seen without walking the document.
+
+    With no backslash, every string is the text between two quotes, as parsed;
+    a number literal with an exponent is spelled by the index with digits its
+    text does not show, so such a text is searched no further.
+    """
+    if "\\" in text:
+        return Seen(None, None)
+    parts = _JSON_STRING.split(text)  # outside, string, outside, string, …, outside
+    outside = " ".join(parts[0::2])
+    said = of_text("\x00".join(parts[1::2]))
+    said.update(_CANONICAL_NUMBER.findall(outside))
+    return Seen(said, None if _EXPONENT.search(outside) else search_text(text))
 
 
 def of_text(text: str) -> set[str]:
@@ -26,14 +60,19 @@ def of_text(text: str) -> set[str]:
     return runs(text.lower())
 
 
-def of_json(text: str) -> set[str] | None:
-    """The runs of a JSON document's strings and its canonical number literals, read off its text.
+def key(form: str) -> str:
+    """What the search text of anything holding form must contain (see search_text)."""
+    return form.translate(_KEY_DROPS)
 
-    None when the text has an escape: its strings are then not the text between quotes.
+
+def search_text(text: str) -> str:
+    """Text to search for keys before reading it.
+
+    Every form a token is read as, plainly or by a §9 reading other than a
+    time of day, is spelled inside the token once it is lowered, its digits
+    folded, and grouping commas and currency signs dropped: normalising only
+    deletes characters (a sign, zero padding, trailing zeros, punctuation at
+    the ends), and units, date parts and components are pieces of the token.
+    So a piece whose search text lacks a form's key cannot hold the form.
     """
-    if "\\" in text:
-        return None
-    parts = _JSON_STRING.split(text)  # outside, string, outside, string, …, outside
-    seen = of_text("\x00".join(parts[1::2]))
-    seen.update(_CANONICAL_NUMBER.findall(" ".join(parts[0::2])))
-    return seen
+    return fold_digits(text.lower()).translate(_KEY_DROPS)

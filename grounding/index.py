@@ -1,0 +1,302 @@
+"""The evidence index of one conversation: everything read before an answer (SPEC §5, §9).
+
+Pieces (tool results, exempt text) are *seen* as the conversation advances
+(see ``verbatim``) and *read* into ``Forms`` only when an answer asks for a
+value they could hold. A question names the forms it asks about; pieces whose
+search text lacks every key of those forms cannot hold them and stay unread.
+So a value copied verbatim costs no reading at all, and an invented one
+usually reads nothing either. Questions that need every number (derived
+values, masks, prose dates) read every piece.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from grounding import verbatim
+from grounding.evidence import (
+    Examined,
+    Forms,
+    ReadOptions,
+    examine_result,
+    is_iso_date,
+    read_examined,
+    read_exempt,
+    read_numbers,
+    seen_of,
+    spell,
+)
+from grounding.normalise import normalise
+from grounding.token_readings import components_of
+
+_WHOLE_SEPARATOR = "\x00"
+_HAS_DIGIT = re.compile(r"\d")
+
+
+@dataclass(slots=True)
+class _Piece:
+    """A piece seen but not read yet."""
+
+    order: int  # its place in the conversation: collections are totalled in this order
+    source: Examined | str  # a tool result, or exempt text
+    search: str | None  # None: it may hold any form, so any question reads it
+    numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
+
+
+class EvidenceIndex:
+    """Everything read before an answer, grown as the conversation advances."""
+
+    def __init__(self, options: ReadOptions | None = None) -> None:
+        self.options = options if options is not None else ReadOptions()
+        self._forms = Forms(min_digits=self.options.min_digits)
+        self._unread: list[_Piece] = []
+        self._pieces = 0
+        self._verbatim: set[str] = set()  # what the pieces seen say verbatim (those that can be seen so)
+        self._collections: list[tuple[int, tuple[str, ...], str]] = []  # (order, spellings, label) for totals
+        self._sorted_numbers: list[Decimal] | None = None
+        self._operands: dict[str, Decimal] | None = None
+        self._totals: dict[Decimal, str] | None = None
+        self._wholes: set[str] | None = None
+        self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
+
+    # growing ------------------------------------------------------------------------------------------
+
+    def see_result(
+        self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None
+    ) -> None:
+        """A tool result: seen now, read when a question needs it (at once on the straightforward path)."""
+        examined = examine_result(text, self.options, is_error, arguments, document)
+        if self.options.straightforward:
+            self.add(read_examined(examined, self.options))
+            return
+        seen = seen_of(examined)
+        self._keep(examined, seen)
+
+    def see_exempt(self, text: str) -> None:
+        """User text or a system prompt (§5.2)."""
+        if self.options.straightforward:
+            self.add(read_exempt(text, self.options))
+            return
+        self._keep(text, verbatim.see_text(text))
+
+    def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
+        self._unread.append(_Piece(self._next_order(), source, seen.search))
+        if seen.said is not None:
+            self._verbatim |= seen.said
+
+    def add(self, forms: Forms) -> None:
+        """Add forms read elsewhere, after every piece seen so far."""
+        self._add(forms, self._next_order())
+
+    def _next_order(self) -> int:
+        self._pieces += 1
+        return self._pieces
+
+    # reading ------------------------------------------------------------------------------------------
+
+    @property
+    def forms(self) -> Forms:
+        """Every form of everything seen, reading every piece not read yet."""
+        if self._unread:
+            self._read(self._unread)
+        return self._forms
+
+    def forms_for(self, wanted: Iterable[str]) -> Forms:
+        """The forms read so far, after reading every piece that could hold one of wanted.
+
+        Exact for questions about wanted (and about no other form).
+        """
+        if self._unread:
+            keys = [verbatim.key(form) for form in wanted]
+            self._read([p for p in self._unread if p.search is None or any(k in p.search for k in keys)])
+        return self._forms
+
+    def _read(self, pieces: list[_Piece]) -> None:
+        if not pieces:
+            return
+        reading = {id(piece) for piece in pieces}
+        self._unread = [piece for piece in self._unread if id(piece) not in reading]
+        for piece in pieces:
+            if isinstance(piece.source, str):
+                self._add(read_exempt(piece.source, self.options), piece.order)
+            else:
+                self._add(read_examined(piece.source, self.options), piece.order)
+
+    def _read_numbers(self) -> None:
+        """Every operand and collection of §9.7, reading of each piece no more than that needs."""
+        whole = []
+        for piece in self._unread:
+            if piece.numbers_read or isinstance(piece.source, str):
+                continue  # exempt text lends no operands (§5.2)
+            numbers = read_numbers(piece.source, self.options)
+            if numbers is None:
+                whole.append(piece)
+            else:
+                self._add(numbers, piece.order)
+                piece.numbers_read = True
+        self._read(whole)
+
+    def _add(self, forms: Forms, order: int) -> None:
+        mine = self._forms
+        mine.plain |= forms.plain
+        mine.unit |= forms.unit
+        mine.date |= forms.date
+        mine.component |= forms.component
+        if forms.pending:
+            mine.pending |= forms.pending
+            self._pending_text = None
+        if not forms.numbers <= mine.numbers:
+            mine.numbers |= forms.numbers
+            self._sorted_numbers = None
+        if not forms.operands <= mine.operands:
+            mine.operands |= forms.operands
+            self._operands = None
+        if forms.collections:
+            self._collections.extend((order, spellings, label) for spellings, label in forms.collections)
+            self._totals = None
+        mine.prose_iso |= forms.prose_iso
+        mine.month_days |= forms.month_days
+        if forms.wholes:
+            mine.wholes.extend(forms.wholes)
+            self._wholes = None
+
+    # questions ----------------------------------------------------------------------------------------
+
+    def says_verbatim(self, value: str) -> bool:
+        """True when a token read is value itself, so value is grounded plainly (§3.5) without reading.
+
+        False says nothing: the forms may still hold value.
+        """
+        if value not in self._verbatim or "," in value or normalise(value) != value:
+            return False
+        return self.options.keep_words or _HAS_DIGIT.search(value) is not None
+
+    def is_plain(self, wanted: tuple[str, ...]) -> bool:
+        """True when one of wanted is indexed plainly."""
+        plain = self.forms_for(wanted).plain
+        return any(form in plain for form in wanted)
+
+    def reading_of(self, wanted: tuple[str, ...]) -> str | None:
+        """The first §9 reading holding one of wanted: unit, then date part, then component."""
+        # a time of day is read from times written otherwise (16:20 → 4:20pm): those need every piece
+        forms = self.forms if any(":" in form for form in wanted) else self.forms_for(wanted)
+        for via, held in (("unit", forms.unit), ("date-part", forms.date)):
+            if any(form in held for form in wanted):
+                return via
+        return "component" if self.has_component(wanted) else None
+
+    def components(self) -> set[str]:
+        """Component forms of everything read (worked out the first time an answer needs them)."""
+        return self.forms.resolve()
+
+    def has_component(self, wanted: tuple[str, ...]) -> bool:
+        """True when one of wanted is a component of something read (§9.4).
+
+        Only identifiers that could hold one are worked out: every component
+        form is spelled inside its identifier (see verbatim.search_text).
+        """
+        forms = self.forms_for(wanted)
+        held = forms.component
+        if any(form in held for form in wanted):
+            return True
+        if not forms.pending:
+            return False
+        if self._pending_text is None:
+            self._pending_text = verbatim.key("\n".join(forms.pending))
+        keys = [verbatim.key(form) for form in wanted]
+        if not any(key in self._pending_text for key in keys):
+            return False
+        holding = [value for value in forms.pending if any(key in verbatim.key(value) for key in keys)]
+        for value in holding:
+            held.update(components_of(value, forms.min_digits))
+        forms.pending.difference_update(holding)
+        self._pending_text = None
+        return any(form in held for form in wanted)
+
+    def has_number(self, magnitude: Decimal) -> bool:
+        """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
+        spelled = spell(magnitude)
+        return spelled in self.forms_for((spelled,)).numbers
+
+    def has_number_rounding_to(self, magnitude: Decimal, decimals: int) -> bool:
+        """True when an indexed number rounds to magnitude at that many decimals (§9.3).
+
+        Such a number, cut to those decimals, is magnitude or one step below,
+        so its spelling starts with one of theirs.
+        """
+        half = Decimal(5).scaleb(-(decimals + 1))
+        if magnitude.normalize().as_tuple().exponent < -decimals:
+            return self.has_number_near(magnitude - half, magnitude + half)  # more decimals than written
+        below = magnitude - Decimal(1).scaleb(-decimals)
+        self.forms_for([spell(magnitude)] + ([spell(below)] if below >= 0 else []))
+        return self._number_between(magnitude - half, magnitude + half)
+
+    def has_number_near(self, low: Decimal, high: Decimal) -> bool:
+        """True when an indexed number lies in [low, high]."""
+        self.forms  # noqa: B018 — any number may lie there: read every piece
+        return self._number_between(low, high)
+
+    def _number_between(self, low: Decimal, high: Decimal) -> bool:
+        if self._sorted_numbers is None:
+            self._sorted_numbers = sorted(Decimal(n) for n in self._forms.numbers)
+        numbers = self._sorted_numbers
+        at = bisect.bisect_left(numbers, low)
+        return at < len(numbers) and numbers[at] <= high
+
+    def operands(self) -> dict[str, Decimal]:
+        """Operands of §9.7 by spelling, in a stable order."""
+        self._read_numbers()
+        if self._operands is None:
+            self._operands = {
+                spelling: Decimal(spelling) for spelling in sorted(self._forms.operands, key=_by_value)
+            }
+        return self._operands
+
+    def totals(self) -> dict[Decimal, str]:
+        """Collection totals of §9.7, each with the formula that shows it, first read first."""
+        self._read_numbers()
+        if self._totals is None:
+            self._totals = {}
+            for _, spellings, label in sorted(self._collections, key=lambda entry: entry[0]):
+                if len(spellings) < 2:
+                    continue
+                values = [Decimal(s) for s in spellings]
+                total = sum(values, Decimal(0))
+                if total not in self._totals:
+                    addends = " + ".join(spellings[:6]) + (" + …" if len(spellings) > 6 else "")
+                    self._totals[total] = f"{spell(total)} = {addends} ({label})"
+        return self._totals
+
+    def wholes(self) -> set[str]:
+        """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
+        forms = self.forms
+        if self._wholes is None:
+            self._wholes = {
+                normalise(whole)
+                for joined in forms.wholes
+                for whole in joined.split(_WHOLE_SEPARATOR)
+                if _HAS_DIGIT.search(whole)
+            }
+        return self._wholes
+
+    def is_any_form(self, value: str) -> bool:
+        """True when value is indexed by any route (plainly or by a §9 reading)."""
+        if ":" in value or is_iso_date(value):
+            forms = self.forms  # times of day and prose dates are read from other spellings
+        else:
+            forms = self.forms_for((value,))
+        return (
+            value in forms.plain
+            or value in forms.unit
+            or value in forms.date
+            or value in forms.prose_iso
+            or self.has_component((value,))
+        )
+
+
+def _by_value(spelling: str) -> tuple[Decimal, str]:
+    return Decimal(spelling), spelling

@@ -1,0 +1,129 @@
+"""The fast path (seen verbatim, read on demand, piece by piece) gives the verdicts of reading everything.
+
+Each case is judged twice: as ``ground check`` runs, and on the straightforward
+path that reads every piece whole as it comes (the benchmark's reference). The
+cases are the ones where a text does not spell a form the way the index does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from conftest import openai_record, unsupported, via
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grounding.engine import check_conversation
+from grounding.readers import read_record
+from grounding.settings import Settings, build_settings
+
+
+def _verdicts(record: dict, settings: Settings) -> list:
+    return [answer.verdict for answer in check_conversation(read_record(record, "test.jsonl", 1), settings)]
+
+
+def both(*steps, answer: str, **kwargs):
+    """The fast verdict on the answer, after checking the straightforward path agrees."""
+    record = openai_record(*steps, answer=answer, arguments=kwargs.pop("arguments", None))
+    settings = build_settings(**kwargs)
+    fast = _verdicts(record, settings)
+    slow = _verdicts(record, replace(settings, straightforward=True))
+    assert fast == slow
+    return fast[-1]
+
+
+def test_a_number_with_an_exponent_is_read_not_searched():
+    verdict = both('{"bytes": 1.5e3, "id": "x"}', answer="It moved 1500 bytes.")
+    assert unsupported(verdict) == []
+
+
+def test_a_string_with_an_escape_is_read_not_searched():
+    verdict = both('{"name": "caf\\u00e9 4471-b", "note": "line\\nORD-88231"}', answer="Order ORD-88231 at café 4471-b.")
+    assert unsupported(verdict) == []
+
+
+def test_a_float_written_with_a_trailing_zero():
+    assert unsupported(both('{"total": 1000.0}', answer="The total is 1,000.")) == []
+
+
+def test_rounding_reads_the_piece_holding_the_nearby_number():
+    verdict = both({"id": "a"}, {"rate": 1234.5678}, answer="The rate is about 1,234.57.")
+    assert via(verdict) == {"1234.57": "rounded"}
+
+
+def test_rounding_down_reads_the_piece_one_step_below():
+    verdict = both({"rate": 9999.96}, answer="The rate is 10,000.0 today.")
+    assert via(verdict) == {"10000": "rounded"}
+
+
+def test_a_time_of_day_is_read_from_another_spelling():
+    verdict = both({"at": "2027-07-04T16:20:00Z"}, answer="It ran at 4:20pm on 2027-07-04.")
+    assert unsupported(verdict) == []
+
+
+def test_a_prose_date_grounds_an_iso_date():
+    verdict = both("Shipped on May 23, 2024 from the depot.", answer="It shipped 2024-05-23.")
+    assert via(verdict) == {"2024-05-23": "prose-date"}
+
+
+def test_signed_currency_and_grouping_in_text():
+    verdict = both("Balance: -$1,475.00 as of today", answer="The balance is 1475 dollars owed.")
+    assert via(verdict) == {"1475": "sign"}
+
+
+def test_a_component_in_a_later_piece():
+    verdict = both({"a": "x"}, {"card": "gift_card_5086243"}, answer="Card 5086243 was used.")
+    assert via(verdict) == {"5086243": "component"}
+
+
+def test_a_failed_lookup_lends_nothing_its_arguments_spell():
+    verdict = both({"error": "not found"}, answer="Order 88231 is missing.", arguments={"order": "88231"})
+    assert unsupported(verdict) == ["88231"]
+
+
+def test_derived_totals_are_found_in_reading_order():
+    first = {"items": [{"fee": 1200}, {"fee": 800}]}
+    second = {"rows": [{"cost": 1500}, {"cost": 500}]}
+    verdict = both(first, second, answer="Altogether 2000 was charged.")
+    assert verdict.grounded_via[0].formula == "2000 = 1200 + 800 (total of 'fee' over 2 items)"
+
+
+def test_an_invented_value_is_flagged_without_reading_unrelated_pieces():
+    verdict = both({"order": "ORD-58214"}, {"zip": "90210"}, answer="Order ORD-58215 ships to 90210.")
+    assert unsupported(verdict) == ["ord-58215"]
+
+
+_ALNUM = "abcdefghjkmnpqrstuvwxyzABCDEFGH0123456789"
+_values = st.one_of(
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.floats(min_value=-1e9, max_value=1e9, allow_nan=False).map(lambda x: round(x, 3)),
+    st.builds(lambda a, s, b: f"{a}{s}{b}", st.text(_ALNUM, min_size=1, max_size=5),
+              st.sampled_from(["-", "_", "/", ".", ":", ""]), st.text("0123456789", min_size=2, max_size=8)),
+    st.sampled_from(["2024-05-19", "2024-05-19T16:20:00Z", "May 19, 2024", "7 pm", "$1,234.50", "-$17,021"]),
+)
+
+
+def _spelled(value, twist: int) -> str:
+    """How an answer writes a value: as read, grouped, rounded, changed by one digit, or doubled."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [f"{value}", f"{value:,}", f"{round(value, 1)}", f"{value + 1}", f"{value * 2}"][twist]
+    text = str(value)
+    if twist == 3 and any(ch.isdigit() for ch in text):
+        at = max(i for i, ch in enumerate(text) if ch.isdigit())
+        return text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1 :]
+    return [text, text.upper(), f"**{text}**", text, f"`{text}`"][twist]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], max_examples=120)
+@given(
+    st.lists(st.dictionaries(st.sampled_from(["id", "amount", "at", "ref", "note"]), _values, min_size=1, max_size=4),
+             min_size=1, max_size=4),
+    st.lists(st.tuples(st.integers(0, 15), st.integers(0, 4)), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_the_fast_path_always_agrees_with_reading_everything(results, picks, as_text):
+    values = [value for result in results for value in result.values()]
+    words = [_spelled(values[at % len(values)], twist) for at, twist in picks]
+    steps = [" ".join(f"{k}={v}" for k, v in r.items()) if as_text else json.dumps(r) for r in results]
+    both(*steps, answer="Found " + ", then ".join(words) + ".")
