@@ -235,6 +235,9 @@ def examine_result(text: str, options: ReadOptions, is_error: bool, arguments: s
         absence = _absence_view(document)
         failed = is_error or absence is not None or _reports_error(document)
     argument_forms = None
+    if arguments is not None and not failed and document is not _TEXT and not options.straightforward:
+        if _says_more_than(document, arguments):
+            arguments = None  # it did not fail, and its arguments are never read
     if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
         argument_forms = read_arguments(arguments, options)
         if not failed and document is not _TEXT:
@@ -422,6 +425,33 @@ def _says_nothing(document: object, arguments: Forms) -> bool:
             if jsontext.number_spelling(node) not in spelled:
                 return False
     return True
+
+
+def _says_more_than(document: object, arguments: str) -> bool:
+    """True when a scalar of the document is surely not spelled by the call's arguments, seen without
+    reading them: its key is not in their search text (see verbatim.search_text). Scalars a time of day
+    or a prose date may spell are left to the full test; False says nothing."""
+    if "\\" in arguments or verbatim.has_exponent(arguments):
+        return False  # escaped strings, or numbers spelled with digits the text does not show
+    searched = verbatim.search_text(arguments)
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif node is True:
+            return True
+        elif kind is str:
+            value = normalise(node)
+            if value and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched:
+                return True
+        elif jsontext.is_number(node) and node != 0:
+            if verbatim.key(jsontext.number_spelling(node)) not in searched:
+                return True
+    return False
 
 
 def is_iso_date(value: str) -> bool:

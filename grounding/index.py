@@ -56,6 +56,7 @@ class EvidenceIndex:
         self._unread: list[_Piece] = []
         self._pieces = 0
         self._verbatim: set[str] = set()  # what the pieces seen say verbatim (those that can be seen so)
+        self._literals: set[str] = set()  # number literals of JSON pieces seen verbatim
         self._collections: list[tuple[int, tuple[str, ...], str]] = []  # (order, spellings, label) for totals
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
@@ -87,6 +88,7 @@ class EvidenceIndex:
         self._unread.append(_Piece(self._next_order(), source, seen.search))
         if seen.said is not None:
             self._verbatim |= seen.said
+            self._literals |= seen.literals
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""
@@ -171,6 +173,8 @@ class EvidenceIndex:
 
         False says nothing: the forms may still hold value.
         """
+        if value in self._literals and verbatim.is_canonical(value):
+            return True
         if value not in self._verbatim or "," in value or normalise(value) != value:
             return False
         return self.options.keep_words or _HAS_DIGIT.search(value) is not None

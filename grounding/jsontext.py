@@ -8,17 +8,17 @@ again with numbers kept as written.
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 # The one core module that imports orjson: tool results are most of the bytes a
 # run reads, and parsing them is most of its time (STYLE keeps orjson at the
 # edges; speed is the reason for this exception).
 import orjson
-import regex
 
 from grounding.normalise import spell_decimal
 
-_LONG_LITERAL = regex.compile(r"[\d.]{16,}")
+_LONG_LITERAL = re.compile(r"[0-9.]{16}")  # a float literal this long may not survive a float
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -37,7 +37,7 @@ def looks_like_json(text: str) -> bool:
 
 def parse(text: str) -> object:
     """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
-    if not _LONG_LITERAL.search(text):
+    if not _may_have_long_number(text):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
@@ -46,6 +46,24 @@ def parse(text: str) -> object:
         return json.loads(text, parse_float=Decimal, parse_constant=lambda name: Constant(_CONSTANTS[name]))
     except (ValueError, RecursionError) as error:
         raise NotJson(str(error)) from None
+
+
+def _may_have_long_number(text: str) -> bool:
+    """True when a run of 16 digits or dots may be a number literal: one outside every string.
+
+    Long runs inside strings (IBANs, card numbers) are common and parse the same either way; with no
+    backslash, a run is inside a string when an odd number of quotes come before it.
+    """
+    escaped = "\\" in text
+    quotes, counted_to = 0, 0
+    for match in _LONG_LITERAL.finditer(text):
+        if escaped:
+            return True
+        quotes += text.count('"', counted_to, match.start())
+        counted_to = match.start()
+        if quotes % 2 == 0:
+            return True
+    return False
 
 
 def number_spelling(number: object) -> str:

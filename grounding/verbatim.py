@@ -15,24 +15,22 @@ from dataclasses import dataclass
 from grounding.normalise import fold_digits
 from grounding.tokens import runs
 
-# In JSON text without a backslash, every string is the text between two quotes, as parsed.
-_JSON_STRING = re.compile(r'"([^"]*)"')
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
 _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
-# A number literal whose parsed spelling is the literal itself: no exponent, no leading or trailing zero,
-# and not glued to more of a number. Literals of 16 or more digits are parsed exactly (jsontext), shorter
-# floats round-trip through their repr, so the literal is what the index spells.
-_CANONICAL_NUMBER = re.compile(r"(?<![\d.eE+-])-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?![\d.eE])")
+_CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
+# Outside its strings a JSON text holds numbers and literals between punctuation.
+_PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 
 
 @dataclass(frozen=True, slots=True)
 class Seen:
     """A piece of read text as seen before reading it."""
 
-    said: set[str] | None  # its lowered token runs and canonical number literals; None: only reading tells
+    said: set[str] | None  # its lowered token runs; None: only reading tells
     search: str | None  # its search text (see search_text); None: it may hold any form
+    literals: frozenset[str] | set[str] = frozenset()  # a JSON text's number literals (see is_canonical)
 
 
 def see_text(text: str) -> Seen:
@@ -48,11 +46,26 @@ def see_json(text: str) -> Seen:
     """
     if "\\" in text:
         return Seen(None, None)
-    parts = _JSON_STRING.split(text)  # outside, string, outside, string, …, outside
+    lowered = text.lower()
+    parts = lowered.split('"')  # outside, string, outside, string, …, outside
     outside = " ".join(parts[0::2])
-    said = of_text("\x00".join(parts[1::2]))
-    said.update(_CANONICAL_NUMBER.findall(outside))
-    return Seen(said, None if _EXPONENT.search(outside) else search_text(text))
+    literals = set(outside.translate(_PUNCTUATION_TO_SPACE).split())  # numbers, true, false, null
+    searchable = None if _EXPONENT.search(outside) else _searchable(lowered)
+    return Seen(runs("\x00".join(parts[1::2])), searchable, literals)
+
+
+def is_canonical(literal: str) -> bool:
+    """True when a JSON number literal is spelled by the index as written (so it is its own verbatim form).
+
+    No exponent, no leading or trailing zero: literals of 16 or more digits are parsed exactly
+    (jsontext), shorter floats round-trip through their repr.
+    """
+    return literal != "-0" and _CANONICAL_NUMBER.fullmatch(literal) is not None
+
+
+def has_exponent(text: str) -> bool:
+    """True when text may hold a number literal with an exponent."""
+    return _EXPONENT.search(text) is not None
 
 
 def of_text(text: str) -> set[str]:
@@ -75,4 +88,10 @@ def search_text(text: str) -> str:
     the ends), and units, date parts and components are pieces of the token.
     So a piece whose search text lacks a form's key cannot hold the form.
     """
-    return fold_digits(text.lower()).translate(_KEY_DROPS)
+    return _searchable(text.lower())
+
+
+def _searchable(lowered: str) -> str:
+    if lowered.isascii():
+        return lowered.replace(",", "").replace("$", "")  # much faster than translate
+    return fold_digits(lowered).translate(_KEY_DROPS)
