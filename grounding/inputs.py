@@ -186,8 +186,9 @@ def _is_conversation(item: object) -> bool:
     return (isinstance(item, dict) and "messages" in item) or isinstance(item, list)
 
 
-# orjson reads an integer past 64 bits as a float, silently: records with long digit runs are read exactly.
-_LONG_LITERAL = re.compile(rb"[0-9.]{16,}")
+# orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
+# exactly. A literal follows a colon, bracket or comma; long digit runs inside strings mostly do not.
+_LONG_LITERAL = re.compile(rb"[:\[,]\s*-?[0-9.]{16}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"

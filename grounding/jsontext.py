@@ -18,7 +18,7 @@ import orjson
 
 from grounding.normalise import spell_decimal
 
-_LONG_LITERAL = re.compile(r"[0-9.]{16}")  # a float literal this long may not survive a float
+_LONG_LITERAL = re.compile(r"[:\[,]\s*-?[0-9.]{16}")  # a float literal this long may not survive a float
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -49,21 +49,12 @@ def parse(text: str) -> object:
 
 
 def _may_have_long_number(text: str) -> bool:
-    """True when a run of 16 digits or dots may be a number literal: one outside every string.
+    """True when a number literal may be 16 digits or dots long.
 
-    Long runs inside strings (IBANs, card numbers) are common and parse the same either way; with no
-    backslash, a run is inside a string when an odd number of quotes come before it.
+    A literal outside strings follows a colon, bracket or comma; long runs
+    inside strings (IBANs, card numbers) rarely do, and parse the same either way.
     """
-    escaped = "\\" in text
-    quotes, counted_to = 0, 0
-    for match in _LONG_LITERAL.finditer(text):
-        if escaped:
-            return True
-        quotes += text.count('"', counted_to, match.start())
-        counted_to = match.start()
-        if quotes % 2 == 0:
-            return True
-    return False
+    return _LONG_LITERAL.search(text) is not None
 
 
 def number_spelling(number: object) -> str:

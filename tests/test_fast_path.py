@@ -127,3 +127,14 @@ def test_the_fast_path_always_agrees_with_reading_everything(results, picks, as_
     words = [_spelled(values[at % len(values)], twist) for at, twist in picks]
     steps = [" ".join(f"{k}={v}" for k, v in r.items()) if as_text else json.dumps(r) for r in results]
     both(*steps, answer="Found " + ", then ".join(words) + ".")
+
+
+def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_string_is_not_a_number():
+    from grounding import jsontext
+
+    assert jsontext.parse('{"x": 0.12345678901234567}') == {"x": jsontext.Decimal("0.12345678901234567")}
+    assert jsontext.parse('[1, -12345678901234567.5]')[1] == jsontext.Decimal("-12345678901234567.5")
+    assert jsontext.parse('{"iban": "DE12345678901234567890"}') == {"iban": "DE12345678901234567890"}
+    verdict = both('{"iban": "DE12345678901234567890", "big": 123456789012345678901234}',
+                   answer="IBAN DE12345678901234567890 holds 123456789012345678901234.")
+    assert unsupported(verdict) == []
