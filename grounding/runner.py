@@ -9,6 +9,7 @@ output is the same, byte for byte, as with one process.
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
@@ -21,7 +22,10 @@ from grounding.report import Summary
 from grounding.settings import Settings
 
 Adjust = Callable[[JudgedAnswer], JudgedAnswer]
-_WINDOW_PER_JOB = 16  # conversations in flight per worker: enough to keep it busy, few enough to bound memory
+# Conversations go to workers in batches (one message each way per batch, not per conversation), a few
+# batches in flight per worker: enough to keep it busy, few enough to bound memory.
+_BATCH = 8
+_BATCHES_PER_JOB = 3
 
 
 def judge_inputs(
@@ -121,32 +125,54 @@ def _judge_in_worker(event: Event | Record) -> tuple[Event | None, list[JudgedAn
     return None, _judge(event, settings, explain)
 
 
+def _judge_batch(events: list[Event | Record]) -> list[tuple[Event | None, list[JudgedAnswer]]]:
+    return [_judge_in_worker(event) for event in events]
+
+
 def _in_workers(
     events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None
 ) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
     import multiprocessing
 
-    window = workers * _WINDOW_PER_JOB
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain, input_format)) as pool:
-        pending: list[tuple[Event | Record, object]] = []
-        for event in events:
-            judged_elsewhere = isinstance(event, (Conversation, Record))
-            future = pool.apply_async(_judge_in_worker, (event,)) if judged_elsewhere else None
-            pending.append((event, future))
-            if len(pending) >= window:
-                yield _collected(*pending.pop(0))
-        for event, future in pending:
-            yield _collected(event, future)
+        pending: deque[tuple[list[Event | Record], object]] = deque()
+        for batch in _batches(events, _BATCH):
+            judged = [event for event in batch if _judged_elsewhere(event)]
+            pending.append((batch, pool.apply_async(_judge_batch, (judged,)) if judged else None))
+            if len(pending) >= workers * _BATCHES_PER_JOB:
+                yield from _collected(*pending.popleft())
+        while pending:
+            yield from _collected(*pending.popleft())
 
 
-def _collected(event: Event | Record, future: object) -> tuple[Event, list[JudgedAnswer]]:
-    if future is None:
-        return event, []
-    problem, answers = future.get()
-    if problem is not None:
-        return problem, []
-    return (event if isinstance(event, Conversation) else _READ_IN_WORKER), answers
+def _batches(events: Iterator[Event | Record], size: int) -> Iterator[list[Event | Record]]:
+    batch: list[Event | Record] = []
+    for event in events:
+        batch.append(event)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _judged_elsewhere(event: Event | Record) -> bool:
+    return isinstance(event, (Conversation, Record))
+
+
+def _collected(batch: list[Event | Record], future: object) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    """The batch's events in order, each judged one with what its worker found."""
+    results = iter(future.get() if future is not None else ())
+    for event in batch:
+        if not _judged_elsewhere(event):
+            yield event, []
+            continue
+        problem, answers = next(results)
+        if problem is not None:
+            yield problem, []
+        else:
+            yield (event if isinstance(event, Conversation) else _READ_IN_WORKER), answers
 
 
 _READ_IN_WORKER = object()  # stands for a conversation a worker read from its record
