@@ -1,14 +1,13 @@
-"""The evidence index: every spelling the conversation read before an answer (SPEC §5, §9).
+"""Reading evidence: every spelling a tool result or exempt text grounds (SPEC §5, §9).
 
-Tool results and exempt text are read once, as the conversation advances,
-into ``Forms``; the ``EvidenceIndex`` of a conversation is their union. A
+A piece is read into ``Forms``; the ``EvidenceIndex`` of a conversation
+(``grounding.index``) is the union of its pieces' forms, read when asked. A
 form is held *plainly* or through a §9 reading (unit, date part, component,
 prose date), so the verdict can say which route grounded a value.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
