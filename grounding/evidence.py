@@ -234,13 +234,11 @@ def examine_result(text: str, options: ReadOptions, is_error: bool, arguments: s
         absence = _absence_view(document)
         failed = is_error or absence is not None or _reports_error(document)
     argument_forms = None
-    if arguments is not None and not failed and document is not _TEXT and not options.straightforward:
-        if _says_more_than(document, arguments):
-            arguments = None  # it did not fail, and its arguments are never read
     if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
-        argument_forms = read_arguments(arguments, options)
-        if not failed and document is not _TEXT:
-            failed = _says_nothing(document, argument_forms)
+        # a result that surely says more than its arguments did not fail, whatever they spell
+        if failed or options.straightforward or not _says_more_than(document, arguments):
+            argument_forms = read_arguments(arguments, options)
+            failed = failed or _says_nothing(document, argument_forms)
     return Examined(text, document, exact_json, absence, failed, argument_forms if failed else None)
 
 
@@ -270,15 +268,13 @@ def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
 
 
 def seen_of(examined: Examined) -> verbatim.Seen:
-    """A result as seen before reading it; a failed one says nothing verbatim (its forms lose what the
-    call's arguments spell)."""
-    if examined.document is _TEXT:
-        seen = verbatim.see_text(examined.text)
-    elif examined.exact_json:
-        seen = verbatim.see_json(examined.text)
-    else:
+    """A result as seen before reading it. A failed one (rare) is not seen at all, only read: its forms
+    lose what the call's arguments spell."""
+    if examined.failed:
         return verbatim.Seen(None, None)
-    return verbatim.Seen(None, seen.search) if examined.failed else seen
+    if examined.document is _TEXT:
+        return verbatim.see_text(examined.text)
+    return verbatim.see_json(examined.text) if examined.exact_json else verbatim.Seen(None, None)
 
 
 _TEXT = object()  # marks a result that is read as text, not as a JSON document

@@ -30,7 +30,7 @@ from grounding.evidence import (
     seen_of,
     spell,
 )
-from grounding.normalise import normalise
+from grounding.normalise import lookup_forms, normalise
 from grounding.token_readings import components_of
 
 _WHOLE_SEPARATOR = "\x00"
@@ -103,8 +103,7 @@ class EvidenceIndex:
     @property
     def forms(self) -> Forms:
         """Every form of everything seen, reading every piece not read yet."""
-        if self._unread:
-            self._read(self._unread)
+        self._read(self._unread)
         return self._forms
 
     def forms_for(self, wanted: Iterable[str]) -> Forms:
@@ -120,8 +119,11 @@ class EvidenceIndex:
     def _read(self, pieces: list[_Piece]) -> None:
         if not pieces:
             return
-        reading = {id(piece) for piece in pieces}
-        self._unread = [piece for piece in self._unread if id(piece) not in reading]
+        if len(pieces) == len(self._unread):
+            self._unread = []  # pieces is always some of _unread, in order: here, all of it
+        else:
+            reading = {id(piece) for piece in pieces}
+            self._unread = [piece for piece in self._unread if id(piece) not in reading]
         for piece in pieces:
             if isinstance(piece.source, str):
                 self._add(read_exempt(piece.source, self.options), piece.order)
@@ -168,6 +170,13 @@ class EvidenceIndex:
 
     # questions ----------------------------------------------------------------------------------------
 
+    def _forms_holding(self, wanted: tuple[str, ...]) -> Forms:
+        """forms_for(wanted), or every form when one of wanted may be read from other spellings: a time of
+        day (16:20 → 4:20pm) or an ISO date (from a prose date)."""
+        if any(":" in form or is_iso_date(form) for form in wanted):
+            return self.forms
+        return self.forms_for(wanted)
+
     def says_verbatim(self, value: str) -> bool:
         """True when a token read is value itself, so value is grounded plainly (§3.5) without reading.
 
@@ -179,15 +188,17 @@ class EvidenceIndex:
             return False
         return self.options.keep_words or _HAS_DIGIT.search(value) is not None
 
-    def is_plain(self, wanted: tuple[str, ...]) -> bool:
-        """True when one of wanted is indexed plainly."""
+    def is_plain(self, value: str) -> bool:
+        """True when value, or another lookup form of it, is indexed plainly (§3.5)."""
+        if self.says_verbatim(value):
+            return True
+        wanted = lookup_forms(value)
         plain = self.forms_for(wanted).plain
         return any(form in plain for form in wanted)
 
     def reading_of(self, wanted: tuple[str, ...]) -> str | None:
         """The first §9 reading holding one of wanted: unit, then date part, then component."""
-        # a time of day is read from times written otherwise (16:20 → 4:20pm): those need every piece
-        forms = self.forms if any(":" in form for form in wanted) else self.forms_for(wanted)
+        forms = self._forms_holding(wanted)
         for via, held in (("unit", forms.unit), ("date-part", forms.date)):
             if any(form in held for form in wanted):
                 return via
@@ -240,8 +251,8 @@ class EvidenceIndex:
         return self._number_between(magnitude - half, magnitude + half)
 
     def has_number_near(self, low: Decimal, high: Decimal) -> bool:
-        """True when an indexed number lies in [low, high]."""
-        self.forms  # noqa: B018 — any number may lie there: read every piece
+        """True when an indexed number lies in [low, high] (any may: every piece is read)."""
+        self._read(self._unread)
         return self._number_between(low, high)
 
     def _number_between(self, low: Decimal, high: Decimal) -> bool:
@@ -289,10 +300,7 @@ class EvidenceIndex:
 
     def is_any_form(self, value: str) -> bool:
         """True when value is indexed by any route (plainly or by a §9 reading)."""
-        if ":" in value or is_iso_date(value):
-            forms = self.forms  # times of day and prose dates are read from other spellings
-        else:
-            forms = self.forms_for((value,))
+        forms = self._forms_holding((value,))
         return (
             value in forms.plain
             or value in forms.unit

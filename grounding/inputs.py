@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 import orjson
 
+from grounding import jsontext
 from grounding.errors import InputError
 
 _BOM = b"\xef\xbb\xbf"
@@ -187,8 +188,8 @@ def _is_conversation(item: object) -> bool:
 
 
 # orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
-# exactly. A literal follows a colon, bracket or comma; long digit runs inside strings mostly do not.
-_LONG_LITERAL = re.compile(rb"[:\[,]\s*-?[0-9.]{16}")
+# exactly (the same test as for a tool result's text, see jsontext).
+_LONG_LITERAL = re.compile(jsontext.LONG_LITERAL.encode())
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"

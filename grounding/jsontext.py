@@ -18,7 +18,10 @@ import orjson
 
 from grounding.normalise import spell_decimal
 
-_LONG_LITERAL = re.compile(r"[:\[,]\s*-?[0-9.]{16}")  # a float literal this long may not survive a float
+# A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
+# or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
+LONG_LITERAL = r"[:\[,]\s*-?[0-9.]{16}"
+_LONG_LITERAL = re.compile(LONG_LITERAL)
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -37,7 +40,7 @@ def looks_like_json(text: str) -> bool:
 
 def parse(text: str) -> object:
     """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
-    if not _may_have_long_number(text):
+    if not _LONG_LITERAL.search(text):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
@@ -46,15 +49,6 @@ def parse(text: str) -> object:
         return json.loads(text, parse_float=Decimal, parse_constant=lambda name: Constant(_CONSTANTS[name]))
     except (ValueError, RecursionError) as error:
         raise NotJson(str(error)) from None
-
-
-def _may_have_long_number(text: str) -> bool:
-    """True when a number literal may be 16 digits or dots long.
-
-    A literal outside strings follows a colon, bracket or comma; long runs
-    inside strings (IBANs, card numbers) rarely do, and parse the same either way.
-    """
-    return _LONG_LITERAL.search(text) is not None
 
 
 def number_spelling(number: object) -> str:

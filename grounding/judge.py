@@ -85,7 +85,7 @@ def _found(candidate: Candidate, via: str, formula: str | None = None, matched: 
 
 def is_plain(value: str, index: EvidenceIndex) -> bool:
     """Route 1: a lookup form indexed plainly."""
-    return index.says_verbatim(value) or index.is_plain(lookup_forms(value))
+    return index.is_plain(value)
 
 
 def reading_of(value: str, index: EvidenceIndex) -> str | None:

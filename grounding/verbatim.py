@@ -4,7 +4,9 @@ Most answer values are copied out of a tool result as they stand. Seeing that
 takes a few passes in C over the text (lowering, splitting, one regex), where
 reading every token's §9 forms costs Python work per token. The index asks
 this first and reads a piece's forms only when a value is not found verbatim
-(SPEC §3.5: a value equal to a read token is grounded plainly).
+(SPEC §3.5: a value equal to a read token is grounded plainly). It also
+keeps each piece's *search text*, which tells the index which pieces a
+question could be answered from (see search_text).
 """
 
 from __future__ import annotations

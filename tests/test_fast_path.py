@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from decimal import Decimal
 
 from conftest import openai_record, unsupported, via
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grounding import jsontext
 from grounding.engine import check_conversation
 from grounding.readers import read_record
 from grounding.settings import Settings, build_settings
@@ -130,10 +132,8 @@ def test_the_fast_path_always_agrees_with_reading_everything(results, picks, as_
 
 
 def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_string_is_not_a_number():
-    from grounding import jsontext
-
-    assert jsontext.parse('{"x": 0.12345678901234567}') == {"x": jsontext.Decimal("0.12345678901234567")}
-    assert jsontext.parse('[1, -12345678901234567.5]')[1] == jsontext.Decimal("-12345678901234567.5")
+    assert jsontext.parse('{"x": 0.12345678901234567}') == {"x": Decimal("0.12345678901234567")}
+    assert jsontext.parse('[1, -12345678901234567.5]')[1] == Decimal("-12345678901234567.5")
     assert jsontext.parse('{"iban": "DE12345678901234567890"}') == {"iban": "DE12345678901234567890"}
     verdict = both('{"iban": "DE12345678901234567890", "big": 123456789012345678901234}',
                    answer="IBAN DE12345678901234567890 holds 123456789012345678901234.")
