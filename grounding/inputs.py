@@ -188,8 +188,7 @@ def _is_conversation(item: object) -> bool:
 
 
 # orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
-# exactly (the same test as for a tool result's text, see jsontext).
-_LONG_LITERAL = re.compile(jsontext.LONG_LITERAL.encode())
+# exactly (the same test as for a tool result's text, see jsontext.has_long_literal).
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
@@ -203,7 +202,7 @@ def loads(raw: bytes) -> object:
 
 
 def _loads(raw: bytes) -> object:
-    if not _LONG_LITERAL.search(raw):
+    if not jsontext.has_long_literal(raw):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
