@@ -23,7 +23,6 @@ from grounding.evidence import (
     Forms,
     ReadOptions,
     examine_result,
-    is_iso_date,
     read_examined,
     read_exempt,
     read_numbers,
@@ -111,8 +110,11 @@ class EvidenceIndex:
 
         Exact for questions about wanted (and about no other form).
         """
+        return self._forms_with([key for form in wanted for key in verbatim.keys(form)])
+
+    def _forms_with(self, keys: list[str]) -> Forms:
+        """The forms read so far, after reading every piece whose search text holds one of keys."""
         if self._unread:
-            keys = [verbatim.key(form) for form in wanted]
             self._read([p for p in self._unread if p.search is None or any(k in p.search for k in keys)])
         return self._forms
 
@@ -170,13 +172,6 @@ class EvidenceIndex:
 
     # questions ----------------------------------------------------------------------------------------
 
-    def _forms_holding(self, wanted: tuple[str, ...]) -> Forms:
-        """forms_for(wanted), or every form when one of wanted may be read from other spellings: a time of
-        day (16:20 → 4:20pm) or an ISO date (from a prose date)."""
-        if any(":" in form or is_iso_date(form) for form in wanted):
-            return self.forms
-        return self.forms_for(wanted)
-
     def says_verbatim(self, value: str) -> bool:
         """True when a token read is value itself, so value is grounded plainly (§3.5) without reading.
 
@@ -198,11 +193,22 @@ class EvidenceIndex:
 
     def reading_of(self, wanted: tuple[str, ...]) -> str | None:
         """The first §9 reading holding one of wanted: unit, then date part, then component."""
-        forms = self._forms_holding(wanted)
+        forms = self.forms_for(wanted)
         for via, held in (("unit", forms.unit), ("date-part", forms.date)):
             if any(form in held for form in wanted):
                 return via
         return "component" if self.has_component(wanted) else None
+
+    def has_prose_date(self, iso: str) -> bool:
+        """True when a prose date with a year was read as the ISO date iso (§9.10)."""
+        return iso in self.forms_for((iso,)).prose_iso
+
+    def has_prose_month_day(self, iso: str) -> bool:
+        """True when a prose date without a year was read with iso's month and day (§9.10)."""
+        month = int(iso[5:7])
+        if not 1 <= month <= 12:
+            return False
+        return iso[5:] in self._forms_with([verbatim.month_key(month)]).month_days
 
     def components(self) -> set[str]:
         """Component forms of everything read (worked out the first time an answer needs them)."""
@@ -300,7 +306,7 @@ class EvidenceIndex:
 
     def is_any_form(self, value: str) -> bool:
         """True when value is indexed by any route (plainly or by a §9 reading)."""
-        forms = self._forms_holding((value,))
+        forms = self.forms_for((value,))
         return (
             value in forms.plain
             or value in forms.unit

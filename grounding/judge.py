@@ -128,11 +128,10 @@ def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | 
     match = _ISO_DATE.fullmatch(value)
     if match is None:
         return None, None
-    if value in index.forms.prose_iso:
+    if index.has_prose_date(value):
         return "prose-date", None
-    month_day = value[5:]
-    if month_day in index.forms.month_days and index.is_any_form(match.group(1)):
-        return "prose-date", f"{month_day} (prose) + {match.group(1)}"
+    if index.has_prose_month_day(value) and index.is_any_form(match.group(1)):
+        return "prose-date", f"{value[5:]} (prose) + {match.group(1)}"
     return None, None
 
 

@@ -22,6 +22,10 @@ _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
+_TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})")  # every form a time of day is read as starts so (dates.time_forms)
+_MERIDIEMS = ("am", "pm", "a.m", "p.m")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTH_KEYS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 
@@ -76,8 +80,31 @@ def of_text(text: str) -> set[str]:
 
 
 def key(form: str) -> str:
-    """What the search text of anything holding form must contain (see search_text)."""
+    """What the search text of anything holding form plainly must contain (see search_text)."""
     return form.translate(_KEY_DROPS)
+
+
+def keys(form: str) -> tuple[str, ...]:
+    """What the search text of anything holding form by any reading must contain one of.
+
+    Two readings write a form with characters the token does not show. A time
+    of day: ``16:20`` is read as ``4:20pm`` and ``4:20 pm`` as ``16:20``, but
+    every spelling keeps ``:20``; an hour without minutes (``3pm``) is read as
+    ``15:00``, so a form on the hour is also sought by its meridiem. A prose
+    date (``March 5, 2024`` is read as ``2024-03-05``) always writes the year.
+    """
+    time = _TIME_OF_DAY.match(form)
+    if time is not None:
+        minutes = time.group(1)
+        return (":" + minutes,) + (_MERIDIEMS if minutes == "00" else ())
+    if _ISO_DATE.fullmatch(form):
+        return (form[:4],)
+    return (key(form),)
+
+
+def month_key(month: int) -> str:
+    """What the search text of anything writing that month in prose must contain: its first three letters."""
+    return _MONTH_KEYS[month - 1]
 
 
 def search_text(text: str) -> str:

@@ -69,6 +69,26 @@ def test_a_prose_date_grounds_an_iso_date():
     assert via(verdict) == {"2024-05-23": "prose-date"}
 
 
+def test_an_hour_without_minutes_is_read_as_a_time_on_the_hour_from_a_later_piece():
+    verdict = both({"id": "a"}, "The window opens at 3 P.M. daily.", answer="It opens at 15:00.")
+    assert via(verdict) == {"15:00": "date-part"}
+
+
+def test_a_twelve_hour_time_with_minutes_grounds_its_24_hour_spelling():
+    verdict = both({"at": "noon"}, "Backups run at 4:20 pm.", answer="Backups run at 16:20.")
+    assert via(verdict) == {"16:20": "date-part"}
+
+
+def test_a_yearless_prose_date_and_a_year_read_elsewhere_ground_an_iso_date():
+    verdict = both({"year": 2024}, {"a": "b"}, "Delivered on 5 March.", answer="Delivered 2024-03-05.")
+    assert via(verdict) == {"2024-03-05": "prose-date"}
+
+
+def test_an_iso_date_with_no_month_of_the_year_is_not_a_prose_date():
+    verdict = both({"year": 2024}, "Delivered on 5 March.", answer="Delivered 2024-13-05.")
+    assert unsupported(verdict) == ["2024-13-05"]
+
+
 def test_signed_currency_and_grouping_in_text():
     verdict = both("Balance: -$1,475.00 as of today", answer="The balance is 1475 dollars owed.")
     assert via(verdict) == {"1475": "sign"}
@@ -102,19 +122,24 @@ _values = st.one_of(
     st.floats(min_value=-1e9, max_value=1e9, allow_nan=False).map(lambda x: round(x, 3)),
     st.builds(lambda a, s, b: f"{a}{s}{b}", st.text(_ALNUM, min_size=1, max_size=5),
               st.sampled_from(["-", "_", "/", ".", ":", ""]), st.text("0123456789", min_size=2, max_size=8)),
-    st.sampled_from(["2024-05-19", "2024-05-19T16:20:00Z", "May 19, 2024", "7 pm", "$1,234.50", "-$17,021"]),
+    st.sampled_from(["2024-05-19", "2024-05-19T16:20:00Z", "May 19, 2024", "7 pm", "$1,234.50", "-$17,021",
+                     "3 P.M.", "16:00", "4 May", "at 9:05am"]),
 )
+# Values a §9 reading writes differently from the text (times of day, prose dates).
+_READ_AS = {"2024-05-19T16:20:00Z": "4:20pm", "May 19, 2024": "2024-05-19", "7 pm": "19:00", "3 P.M.": "15:00",
+            "16:00": "4pm", "4 May": "2024-05-04", "at 9:05am": "09:05"}
 
 
 def _spelled(value, twist: int) -> str:
-    """How an answer writes a value: as read, grouped, rounded, changed by one digit, or doubled."""
+    """How an answer writes a value: as read, grouped, rounded, changed by one digit, or doubled; a string
+    as read, upper-cased, as a reading writes it, changed by one digit, or in code."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return [f"{value}", f"{value:,}", f"{round(value, 1)}", f"{value + 1}", f"{value * 2}"][twist]
     text = str(value)
     if twist == 3 and any(ch.isdigit() for ch in text):
         at = max(i for i, ch in enumerate(text) if ch.isdigit())
         return text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1 :]
-    return [text, text.upper(), f"**{text}**", text, f"`{text}`"][twist]
+    return [text, text.upper(), _READ_AS.get(text, f"**{text}**"), text, f"`{text}`"][twist]
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow], max_examples=120)
