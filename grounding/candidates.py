@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from grounding.dates import prose_dates
 from grounding.normalise import normalise
 from grounding.settings import Settings
-from grounding.tokens import tokens
+from grounding.tokens import tokens, tokens_with_digits
 from grounding.values import Kind, classify
 
 
@@ -46,8 +46,9 @@ def read_answer(text: str, settings: Settings) -> Answer:
     leaves = json_leaves(text)
     segments = tuple(leaves) if leaves is not None else (text,)
     found: dict[str, Candidate] = {}
+    words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
     for index, segment in enumerate(segments):
-        for written, value, start, end in _values_written(segment):
+        for written, value, start, end in _values_written(segment, words_matter):
             known = found.get(value)
             if known is None:
                 classified = classify(value, settings.min_digits, settings)
@@ -60,11 +61,15 @@ def read_answer(text: str, settings: Settings) -> Answer:
     return Answer(segments, tuple(found.values()), leaves is not None)
 
 
-def _values_written(segment: str):
-    """Yield (as written, normalised, start, end) for each token, prose dates read whole (§9.10)."""
+def _values_written(segment: str, words_matter: bool = True):
+    """Yield (as written, normalised, start, end) for each token, prose dates read whole (§9.10).
+
+    Without words_matter, tokens without a digit are left out; a prose date is still found, as its day is a
+    token with digits.
+    """
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
     at, emitted = 0, -1
-    for token in tokens(segment):
+    for token in tokens(segment) if words_matter else tokens_with_digits(segment):
         while at < len(spans) and spans[at][1] <= token.start:
             at += 1
         if at < len(spans) and spans[at][0] <= token.start:

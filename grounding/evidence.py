@@ -271,10 +271,10 @@ def seen_of(examined: Examined) -> verbatim.Seen:
     """A result as seen before reading it. A failed one (rare) is not seen at all, only read: its forms
     lose what the call's arguments spell."""
     if examined.failed:
-        return verbatim.Seen(None, None)
+        return verbatim.Seen()
     if examined.document is _TEXT:
         return verbatim.see_text(examined.text)
-    return verbatim.see_json(examined.text) if examined.exact_json else verbatim.Seen(None, None)
+    return verbatim.see_json(examined.text) if examined.exact_json else verbatim.Seen()
 
 
 _TEXT = object()  # marks a result that is read as text, not as a JSON document

@@ -54,7 +54,10 @@ class EvidenceIndex:
         self._forms = Forms(min_digits=self.options.min_digits)
         self._unread: list[_Piece] = []
         self._pieces = 0
-        self._verbatim: set[str] = set()  # what the pieces seen say verbatim (those that can be seen so)
+        # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
+        # Normalising lowers a token first, so lowered runs lose nothing.
+        self._said: set[str] = set()
+        self._said_texts: list[tuple[str, bool]] = []
         self._literals: set[str] = set()  # number literals of JSON pieces seen verbatim
         self._collections: list[tuple[int, tuple[str, ...], str]] = []  # (order, spellings, label) for totals
         self._sorted_numbers: list[Decimal] | None = None
@@ -86,8 +89,10 @@ class EvidenceIndex:
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
         self._unread.append(_Piece(self._next_order(), source, seen.search))
         if seen.said is not None:
-            self._verbatim |= seen.said
-            self._literals |= seen.literals
+            self._said |= seen.said
+        elif seen.said_text is not None:
+            self._said_texts.append((seen.said_text, seen.in_strings))
+        self._literals |= seen.literals
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""
@@ -179,9 +184,11 @@ class EvidenceIndex:
         """
         if value in self._literals and verbatim.is_canonical(value):
             return True
-        if value not in self._verbatim or "," in value or normalise(value) != value:
+        if "," in value or normalise(value) != value:
             return False
-        return self.options.keep_words or _HAS_DIGIT.search(value) is not None
+        if not self.options.keep_words and _HAS_DIGIT.search(value) is None:
+            return False
+        return value in self._said or any(verbatim.says(text, value, strings) for text, strings in self._said_texts)
 
     def is_plain(self, value: str) -> bool:
         """True when value, or another lookup form of it, is indexed plainly (§3.5)."""

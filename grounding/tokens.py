@@ -7,6 +7,7 @@ spaces (Han, kana, Thai, …) separate tokens like a space would.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -19,8 +20,11 @@ _TOKEN_RUN = regex.compile(
 )
 # For ASCII text (most tool output) the same runs come faster from mapping every separator to a space
 # and splitting: one pass in C instead of a regex match per run.
-_ASCII_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-/.,%+@#$")
-_ASCII_SEPARATORS_TO_SPACE = str.maketrans({i: " " for i in range(128) if chr(i) not in _ASCII_TOKEN_CHARS})
+ASCII_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-/.,%+@#$")
+_ASCII_SEPARATORS_TO_SPACE = str.maketrans({i: " " for i in range(128) if chr(i) not in ASCII_TOKEN_CHARS})
+# In ASCII text, the runs holding a digit: the only tokens a value can be when no shape is declared (§4.1).
+_ASCII_RUN_WITH_DIGIT = re.compile(r"[A-Za-z0-9:_\-/.,%+@#$]*[0-9][A-Za-z0-9:_\-/.,%+@#$]*")
+_HAS_DIGIT = re.compile(r"\d")
 # A comma splits unless it stands between two digits.
 _LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")
 _DIGIT_COMMA_RUN = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")
@@ -48,6 +52,23 @@ def tokens(text: str) -> Iterator[Token]:
             yield Token(word, run.start(), run.end())
             continue
         yield from _split_commas(word, run.start())
+
+
+def tokens_with_digits(text: str) -> Iterator[Token]:
+    """Yield the tokens of text that hold a decimal digit, in order: tokens(text) without the words.
+
+    >>> [t.text for t in tokens_with_digits("Order ORD-7 ships, per 41,200 and abc,12 today")]
+    ['ORD-7', '41,200', '12']
+    """
+    if not text.isascii():
+        yield from (token for token in tokens(text) if _HAS_DIGIT.search(token.text))
+        return
+    for run in _ASCII_RUN_WITH_DIGIT.finditer(text):
+        word = run.group()
+        if "," not in word:
+            yield Token(word, run.start(), run.end())
+            continue
+        yield from (token for token in _split_commas(word, run.start()) if _HAS_DIGIT.search(token.text))
 
 
 def token_texts(text: str) -> list[str]:

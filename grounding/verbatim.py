@@ -15,12 +15,13 @@ import re
 from dataclasses import dataclass
 
 from grounding.normalise import fold_digits
-from grounding.tokens import runs
+from grounding.tokens import ASCII_TOKEN_CHARS, runs
 
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
 _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
+_WORDS = frozenset({"true", "false", "null"})  # the literals outside strings that are not numbers
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})")  # every form a time of day is read as starts so (dates.time_forms)
 _MERIDIEMS = ("am", "pm", "a.m", "p.m")
@@ -32,15 +33,21 @@ _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """A piece of read text as seen before reading it."""
+    """A piece of read text as seen before reading it. With neither said nor said_text, only reading
+    tells what it says."""
 
-    said: set[str] | None  # its lowered token runs; None: only reading tells
-    search: str | None  # its search text (see search_text); None: it may hold any form
+    search: str | None = None  # its search text (see search_text); None: it may hold any form
+    said: set[str] | None = None  # its lowered token runs, when its text is not ASCII
+    said_text: str | None = None  # its lowered text, when ASCII: runs are looked for in it (see says)
+    in_strings: bool = False  # a JSON text: only the runs inside its strings are said
     literals: frozenset[str] | set[str] = frozenset()  # a JSON text's number literals (see is_canonical)
 
 
 def see_text(text: str) -> Seen:
-    return Seen(of_text(text), search_text(text))
+    lowered = text.lower()
+    if lowered.isascii():
+        return Seen(_searchable(lowered), said_text=lowered)
+    return Seen(_searchable(lowered), said=runs(lowered))
 
 
 def see_json(text: str) -> Seen:
@@ -51,13 +58,36 @@ def see_json(text: str) -> Seen:
     text does not show, so such a text is searched no further.
     """
     if "\\" in text:
-        return Seen(None, None)
+        return Seen()
     lowered = text.lower()
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
     outside = " ".join(parts[0::2])
     literals = set(outside.translate(_PUNCTUATION_TO_SPACE).split())  # numbers, true, false, null
-    searchable = None if _EXPONENT.search(outside) else _searchable(lowered)
-    return Seen(runs("\x00".join(parts[1::2])), searchable, literals)
+    searchable = None if any("e" in literal for literal in literals - _WORDS) else _searchable(lowered)
+    if lowered.isascii():
+        return Seen(searchable, said_text=lowered, in_strings=True, literals=literals)
+    return Seen(searchable, said=runs("\x00".join(parts[1::2])), literals=literals)
+
+
+def says(text: str, value: str, in_strings: bool) -> bool:
+    """True when value is a whole token run of text (lowered ASCII); of a JSON text, one inside a string.
+
+    Finding a value costs a substring search where splitting the text into a set of its runs costs a new
+    string per token, and most of a text's runs are never asked about.
+
+    >>> says('{"id": "ord-7", "n": 12}', "ord-7", True), says("ord-77", "ord-7", False)
+    (True, False)
+    >>> says('{"id": "x", "n": 12}', "12", True), says("n = 12", "12", False)
+    (False, True)
+    """
+    at = text.find(value)
+    while at >= 0:
+        end = at + len(value)
+        if (at == 0 or text[at - 1] not in ASCII_TOKEN_CHARS) and (end == len(text) or text[end] not in ASCII_TOKEN_CHARS):
+            if not in_strings or text.count('"', 0, at) % 2 == 1:
+                return True
+        at = text.find(value, at + 1)
+    return False
 
 
 def is_canonical(literal: str) -> bool:
@@ -72,11 +102,6 @@ def is_canonical(literal: str) -> bool:
 def has_exponent(text: str) -> bool:
     """True when text may hold a number literal with an exponent."""
     return _EXPONENT.search(text) is not None
-
-
-def of_text(text: str) -> set[str]:
-    """The lowered token runs of text (normalising a token lowers it first, so nothing is lost)."""
-    return runs(text.lower())
 
 
 def key(form: str) -> str:

@@ -121,8 +121,10 @@ def test_truncated_gzip_and_decompression_bomb_stop_with_a_clear_error(tmp_path)
 
 def test_a_catastrophic_pattern_ends_with_an_error_naming_it(tmp_path):
     path = tmp_path / "a.jsonl"
+    # the token holds a digit: a token without one is never a value when no shape is declared, so no
+    # user pattern is tried on it
     path.write_text(json.dumps({"id": "x", "messages": [
-        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "a" * 30 + "b"}]}) + "\n")
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "a" * 30 + "7b"}]}) + "\n")
     started = time.monotonic()
     result = runner.invoke(app, ["check", str(path), "--exempt-regex", "(a|a)+c", "--format", "json"])
     assert time.monotonic() - started < 10
