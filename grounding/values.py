@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
+from functools import lru_cache
 
 from grounding.normalise import digit_count, lookup_forms, spell_number
 from grounding.settings import Settings
@@ -51,24 +52,33 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
         shape = settings.shape_of(value)
         if shape is not None:
             return Value(value, shape, Kind.DECLARED)
+    found, with_unit = _classify(value, min_digits)
+    if with_unit and settings is not None and settings.exempt:
+        if any(form in settings.exempt for form in lookup_forms(found.value)):
+            return None  # 512mb when 512 is exempt
+    return found
+
+
+@lru_cache(maxsize=1 << 14)
+def _classify(value: str, min_digits: int) -> tuple[Value | None, bool]:
+    """§4.1's tests that no option changes, memoised: answers repeat their values. Also whether the value
+    is a number read off a unit (whose exemption the caller decides)."""
     if not _HAS_DIGIT.search(value):
-        return None
+        return None, False
     if not value[0].isdigit() and value[0] != "-":
-        return _identifier(value)  # ratios, ranges, units and numbers all begin with a digit or a sign
+        return _identifier(value), False  # ratios, ranges, units and numbers all begin with a digit or a sign
     if _RATIO.fullmatch(value):
-        return None
+        return None, False
     is_range = _range_decision(value, min_digits)
     if is_range is not None:
-        return Value(value, "identifier", Kind.RANGE) if is_range else None
+        return (Value(value, "identifier", Kind.RANGE) if is_range else None), False
     number = split_unit(value)
     if number is not None:
-        spelled = spell_number(number)
-        if settings is not None and any(form in settings.exempt for form in lookup_forms(spelled)):
-            return None
-        return _number(spelled, min_digits)
+        found = _number(spell_number(number), min_digits)
+        return found, found is not None
     if spell_number_if_number(value) is not None:
-        return _number(value, min_digits)
-    return _identifier(value)
+        return _number(value, min_digits), False
+    return _identifier(value), False
 
 
 def _identifier(value: str) -> Value | None:
