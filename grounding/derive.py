@@ -27,18 +27,19 @@ def find_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
         return total
     target = spell(magnitude)
     operands = index.operands()
+    spelled = index.operands_spelled()  # an operand is found by value, then spelled as the index spells it
     for spelling, x in operands.items():
-        y = magnitude - x
-        if y > 0 and x > y and spell(y) in operands and _not_neighbours(target, spelling, spell(y)):
-            return f"{target} = {spelling} + {spell(y)}"
+        y = spelled.get(magnitude - x)
+        if y is not None and x > operands[y] > 0 and _not_neighbours(target, spelling, y):
+            return f"{target} = {spelling} + {y}"
     for spelling, y in operands.items():
-        x = magnitude + y
-        if spell(x) in operands and _not_neighbours(target, spell(x), spelling):
-            return f"{target} = {spell(x)} - {spelling}"
+        x = spelled.get(magnitude + y)
+        if x is not None and _not_neighbours(target, x, spelling):
+            return f"{target} = {x} - {spelling}"
     for k in _MULTIPLES:
         x = magnitude / k
-        if x * k == magnitude and spell(x) in operands and _not_neighbours(target, spell(x)):
-            return f"{target} = {k} * {spell(x)}"
+        if x * k == magnitude and spelled.get(x) is not None and _not_neighbours(target, spelled[x]):
+            return f"{target} = {k} * {spelled[x]}"
     return None
 
 

@@ -116,13 +116,16 @@ def _token_reader(options: ReadOptions) -> TokenReader:
 class _Reader:
     """Reads text and JSON into one Forms."""
 
-    def __init__(self, forms: Forms, options: ReadOptions, typed: bool, *, whole_strings: bool = False) -> None:
+    def __init__(
+        self, forms: Forms, options: ReadOptions, typed: bool, *, whole_strings: bool = False, lookups: bool = True
+    ) -> None:
         self.forms = forms
         self.options = options
         self.tokens = _token_reader(options)
         forms.min_digits = options.min_digits
         self.typed = typed  # numbers here are operands of §9.7 (tool results, not exempt text)
         self.whole_strings = whole_strings  # index each string whole as a plain form (call arguments)
+        self.lookups = lookups  # False: a number leaf is only a number and an operand (see read_numbers)
 
     def text(self, text: str, *, operands: bool = True) -> None:
         """Index the tokens of text with their §9 readings (numbers in it are operands when typed)."""
@@ -166,7 +169,8 @@ class _Reader:
     def number(self, node: object) -> None:
         """A JSON number leaf: its exact spelling is a plain form, its absolute value an operand."""
         spelling = jsontext.number_spelling(node)
-        self.forms.plain.update(lookup_forms(spelling))
+        if self.lookups:
+            self.forms.plain.update(lookup_forms(spelling))
         magnitude = spelling.lstrip("-")
         self.forms.numbers.add(magnitude)
         if self.typed:
@@ -259,11 +263,15 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
 
 def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
     """The numbers of a JSON result that did not fail, with its collections, its strings left unread
-    (derived values need every operand, not every token); None when it must be read whole."""
+    (derived values need every operand, not every token); None when it must be read whole.
+
+    Their plain forms are left for reading the result whole: the index does that before answering any
+    question about a form the result's search text holds.
+    """
     if examined.failed or examined.document is _TEXT:
         return None
     forms = Forms()
-    _walk(examined.document, _Reader(forms, options, typed=True), totals=True, strings_too=False)
+    _walk(examined.document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
     return forms
 
 

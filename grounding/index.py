@@ -62,6 +62,7 @@ class EvidenceIndex:
         self._collections: list[tuple[int, tuple[str, ...], str]] = []  # (order, spellings, label) for totals
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
+        self._operands_spelled: dict[Decimal, str] | None = None
         self._totals: dict[Decimal, str] | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
@@ -282,7 +283,16 @@ class EvidenceIndex:
             self._operands = {
                 spelling: Decimal(spelling) for spelling in sorted(self._forms.operands, key=_by_value)
             }
+            self._operands_spelled = None
         return self._operands
+
+    def operands_spelled(self) -> dict[Decimal, str]:
+        """The operands spelled as the index spells numbers, by value (``007`` is read as 7, but 7 is not
+        spelled ``007``)."""
+        operands = self.operands()
+        if self._operands_spelled is None:
+            self._operands_spelled = {value: spelling for spelling, value in operands.items() if spelling == spell(value)}
+        return self._operands_spelled
 
     def totals(self) -> dict[Decimal, str]:
         """Collection totals of §9.7, each with the formula that shows it, first read first."""

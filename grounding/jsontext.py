@@ -64,9 +64,15 @@ def number_spelling(number: object) -> str:
     if isinstance(number, int):
         return str(number)
     if isinstance(number, float):
-        return spell_decimal(Decimal(repr(number)))
+        text = repr(number)  # the shortest spelling that reads back as the same float
+        if "e" in text or "n" in text or text == "-0.0":
+            return spell_decimal(Decimal(text))  # 1e+16, nan, inf, -0.0
+        return text.removesuffix(".0")  # already canonical otherwise: no padding, no trailing zeros
     return spell_decimal(number)  # Decimal
 
 
+NUMBER_TYPES = frozenset({int, float, Decimal})  # the types of a parsed number leaf (a bool is not one)
+
+
 def is_number(node: object) -> bool:
-    return isinstance(node, (int, float, Decimal)) and not isinstance(node, bool)
+    return type(node) in NUMBER_TYPES
