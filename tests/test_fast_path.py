@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from grounding import jsontext
 from grounding.engine import check_conversation
+from grounding.normalise import spell_decimal
 from grounding.readers import read_record
 from grounding.settings import Settings, build_settings
 
@@ -163,3 +164,8 @@ def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_strin
     verdict = both('{"iban": "DE12345678901234567890", "big": 123456789012345678901234}',
                    answer="IBAN DE12345678901234567890 holds 123456789012345678901234.")
     assert unsupported(verdict) == []
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
+    assert jsontext.number_spelling(number) == spell_decimal(Decimal(repr(number)))
