@@ -9,7 +9,7 @@ prose date), so the verdict can say which route grounded a value.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import chain
@@ -18,7 +18,7 @@ import regex
 
 from grounding import jsontext, pyrepr, verbatim
 from grounding.dates import prose_dates, twelve_hour_times
-from grounding.normalise import lookup_forms, normalise, spell_number
+from grounding.normalise import lookup_forms, normalise, spell_decimal, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
 
@@ -261,18 +261,38 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     return forms
 
 
-def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
+def read_numbers(examined: Examined, options: ReadOptions, literals: Iterable[str] | None = None) -> Forms | None:
     """The numbers of a JSON result that did not fail, with its collections, its strings left unread
     (derived values need every operand, not every token); None when it must be read whole.
 
     Their plain forms are left for reading the result whole: the index does that before answering any
-    question about a form the result's search text holds.
+    question about a form the result's search text holds. With the number literals its text was seen
+    to hold, the numbers are spelled from those, and only containers are walked for collections.
     """
     if examined.failed or examined.document is _TEXT:
         return None
     forms = Forms()
-    _walk(examined.document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
+    numbers = _numbers_of(literals) if literals is not None else None
+    if numbers is not None and type(examined.document) in (dict, list):
+        forms.numbers = numbers
+        forms.operands = set(numbers)
+        _collections(examined.document, forms)
+    else:
+        _walk(examined.document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
     return forms
+
+
+def _numbers_of(literals: Iterable[str]) -> set[str] | None:
+    """The magnitudes of number literals as the index spells them; None when one has an exponent (its
+    value may not survive the parse) or is no JSON number (NaN)."""
+    numbers = set()
+    for literal in literals:
+        if literal in _JSON_WORDS:
+            continue
+        if _JSON_NUMBER.fullmatch(literal) is None:
+            return None
+        numbers.add(spell_decimal(Decimal(literal)).lstrip("-"))
+    return numbers
 
 
 def seen_of(examined: Examined) -> verbatim.Seen:
@@ -286,6 +306,10 @@ def seen_of(examined: Examined) -> verbatim.Seen:
 
 
 _TEXT = object()  # marks a result that is read as text, not as a JSON document
+_JSON_WORDS = frozenset({"true", "false", "null"})
+# No exponent: a literal of 15 or fewer digits reads back from a float as written, a longer one is parsed
+# exactly (jsontext), so its Decimal is the value the document holds.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
 
 
 def _parse(text: str) -> object:
@@ -323,15 +347,12 @@ def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool 
             strings.extend(node)
             values = list(node.values())
             stack.extend(values)
-            if totals and len(values) >= 2 and type(values[0]) is dict:
-                _member_totals(values, reader.forms)
+            if totals:
+                _note_collection(values, False, reader.forms)
         elif kind is list:
             stack.extend(node)
-            if totals and len(node) >= 2:
-                if jsontext.is_number(node[0]):
-                    _array_total(node, reader.forms)
-                elif type(node[0]) is dict:
-                    _member_totals(node, reader.forms)
+            if totals:
+                _note_collection(node, True, reader.forms)
         elif kind is str:
             strings.append(node)
         elif kind is jsontext.Constant:
@@ -343,6 +364,28 @@ def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool 
             reader.number(node)
     if strings_too:
         reader.strings(strings)
+
+
+def _collections(document: dict | list, forms: Forms) -> None:
+    """The collections of a document (§9.7 totals), in the order _walk finds them, visiting only containers."""
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        is_list = type(node) is list
+        members = node if is_list else list(node.values())
+        stack.extend([child for child in members if type(child) is dict or type(child) is list])
+        _note_collection(members, is_list, forms)
+
+
+def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
+    """A container's members, when they make a collection: an array of numbers, or objects sharing keys."""
+    if len(members) < 2:
+        return
+    first = type(members[0])
+    if first is dict:
+        _member_totals(members, forms)
+    elif is_list and first in jsontext.NUMBER_TYPES:
+        _array_total(members, forms)
 
 
 def _array_total(array: list, forms: Forms) -> None:

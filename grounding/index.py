@@ -43,6 +43,7 @@ class _Piece:
     order: int  # its place in the conversation: collections are totalled in this order
     source: Examined | str  # a tool result, or exempt text
     search: str | None  # None: it may hold any form, so any question reads it
+    literals: set[str] | None  # a JSON result's literals outside strings, when seen (see read_numbers)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
 
 
@@ -88,12 +89,13 @@ class EvidenceIndex:
         self._keep(text, verbatim.see_text(text))
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
-        self._unread.append(_Piece(self._next_order(), source, seen.search))
+        self._unread.append(_Piece(self._next_order(), source, seen.search, seen.literals))
         if seen.said is not None:
             self._said |= seen.said
         elif seen.said_text is not None:
             self._said_texts.append((seen.said_text, seen.in_strings))
-        self._literals |= seen.literals
+        if seen.literals is not None:
+            self._literals |= seen.literals
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""
@@ -144,7 +146,7 @@ class EvidenceIndex:
         for piece in self._unread:
             if piece.numbers_read or isinstance(piece.source, str):
                 continue  # exempt text lends no operands (§5.2)
-            numbers = read_numbers(piece.source, self.options)
+            numbers = read_numbers(piece.source, self.options, piece.literals)
             if numbers is None:
                 whole.append(piece)
             else:

@@ -40,7 +40,7 @@ class Seen:
     said: set[str] | None = None  # its lowered token runs, when its text is not ASCII
     said_text: str | None = None  # its lowered text, when ASCII: runs are looked for in it (see says)
     in_strings: bool = False  # a JSON text: only the runs inside its strings are said
-    literals: frozenset[str] | set[str] = frozenset()  # a JSON text's number literals (see is_canonical)
+    literals: set[str] | None = None  # a JSON text's literals outside strings: numbers, true, false, null
 
 
 def see_text(text: str) -> Seen:

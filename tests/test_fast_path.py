@@ -112,6 +112,18 @@ def test_derived_totals_are_found_in_reading_order():
     assert verdict.grounded_via[0].formula == "2000 = 1200 + 800 (total of 'fee' over 2 items)"
 
 
+def test_operands_spelled_from_literals_match_the_parsed_numbers():
+    result = '{"fees": [1200.50, 2250.250], "refund": {"net": -2500.0, "ref": "1200"}, "big": 12345678901234567.5}'
+    verdict = both(result, answer="Fees 3450.75 in all, the net doubled 5000, and 24691357802469135.")
+    assert via(verdict) == {"3450.75": "derived", "5000": "derived", "24691357802469135": "derived"}
+    assert unsupported(both(result, answer="The ref doubled is 2400.")) == ["2400"]  # a string is no operand
+
+
+def test_an_exponent_literal_sends_derived_values_to_the_walk():
+    verdict = both('{"a": 1.5e3, "b": 500}', answer="Together 2,000.")
+    assert via(verdict) == {"2000": "derived"}
+
+
 def test_an_invented_value_is_flagged_without_reading_unrelated_pieces():
     verdict = both({"order": "ORD-58214"}, {"zip": "90210"}, answer="Order ORD-58215 ships to 90210.")
     assert unsupported(verdict) == ["ord-58215"]
