@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from dataclasses import replace
@@ -386,6 +387,10 @@ def _fail(error: Exception) -> None:
 
 def main() -> None:
     """Console-script entry point: a closed downstream pipe ends the run quietly."""
+    # A run allocates millions of short-lived objects and makes almost no reference cycles: the cyclic
+    # collector running every 700 allocations cost ~15 % of a run; the objects of start-up are never garbage.
+    gc.set_threshold(100_000, 50, 100)
+    gc.freeze()
     try:
         app()
     except BrokenPipeError:
