@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -282,9 +282,7 @@ class EvidenceIndex:
         """Operands of §9.7 by spelling, in a stable order."""
         self._read_numbers()
         if self._operands is None:
-            self._operands = {
-                spelling: Decimal(spelling) for spelling in sorted(self._forms.operands, key=_by_value)
-            }
+            self._operands = {spelling: value for value, spelling in sorted(_valued(self._forms.operands))}
             self._operands_spelled = None
         return self._operands
 
@@ -293,7 +291,10 @@ class EvidenceIndex:
         spelled ``007``)."""
         operands = self.operands()
         if self._operands_spelled is None:
-            self._operands_spelled = {value: spelling for spelling, value in operands.items() if spelling == spell(value)}
+            # a canonical spelling (no zero padding, no trailing zeros) is the one the index spells its value
+            self._operands_spelled = {
+                value: spelling for spelling, value in operands.items() if verbatim.is_canonical(spelling)
+            }
         return self._operands_spelled
 
     def totals(self) -> dict[Decimal, str]:
@@ -335,5 +336,6 @@ class EvidenceIndex:
         )
 
 
-def _by_value(spelling: str) -> tuple[Decimal, str]:
-    return Decimal(spelling), spelling
+def _valued(spellings: Iterable[str]) -> Iterator[tuple[Decimal, str]]:
+    """(value, spelling) of each spelling, to sort by value and then by spelling."""
+    return ((Decimal(spelling), spelling) for spelling in spellings)

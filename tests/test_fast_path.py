@@ -15,7 +15,8 @@ from conftest import openai_record, unsupported, via
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grounding import jsontext
+from grounding import jsontext, verbatim
+from grounding.evidence import spell
 from grounding.engine import check_conversation
 from grounding.normalise import spell_decimal
 from grounding.readers import read_record
@@ -181,3 +182,8 @@ def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_strin
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
     assert jsontext.number_spelling(number) == spell_decimal(Decimal(repr(number)))
+
+
+@given(st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})?", fullmatch=True))
+def test_a_canonical_spelling_is_the_one_the_index_spells_its_value(spelling):
+    assert verbatim.is_canonical(spelling) == (spell(Decimal(spelling)) == spelling)
