@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -64,6 +64,7 @@ class EvidenceIndex:
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
         self._operands_spelled: dict[Decimal, str] | None = None
+        self._operand_values: dict[str, Decimal] = {}  # every operand's value, worked out once
         self._totals: dict[Decimal, str] | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
@@ -191,7 +192,12 @@ class EvidenceIndex:
             return False
         if not self.options.keep_words and _HAS_DIGIT.search(value) is None:
             return False
-        return value in self._said or any(verbatim.says(text, value, strings) for text, strings in self._said_texts)
+        if value in self._said:
+            return True
+        for text, in_strings in self._said_texts:
+            if verbatim.says(text, value, in_strings):
+                return True
+        return False
 
     def is_plain(self, value: str) -> bool:
         """True when value, or another lookup form of it, is indexed plainly (§3.5)."""
@@ -282,7 +288,10 @@ class EvidenceIndex:
         """Operands of §9.7 by spelling, in a stable order."""
         self._read_numbers()
         if self._operands is None:
-            self._operands = {spelling: value for value, spelling in sorted(_valued(self._forms.operands))}
+            values = self._operand_values
+            for spelling in self._forms.operands - values.keys():
+                values[spelling] = Decimal(spelling)
+            self._operands = {spelling: value for value, spelling in sorted(_by_value(values))}
             self._operands_spelled = None
         return self._operands
 
@@ -336,6 +345,6 @@ class EvidenceIndex:
         )
 
 
-def _valued(spellings: Iterable[str]) -> Iterator[tuple[Decimal, str]]:
+def _by_value(values: dict[str, Decimal]) -> list[tuple[Decimal, str]]:
     """(value, spelling) of each spelling, to sort by value and then by spelling."""
-    return ((Decimal(spelling), spelling) for spelling in spellings)
+    return [(value, spelling) for spelling, value in values.items()]
