@@ -68,19 +68,26 @@ def _values_written(segment: str, words_matter: bool = True):
     token with digits.
     """
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
+    found = ((t.text, t.start, t.end) for t in tokens(segment)) if words_matter else tokens_with_digits(segment)
+    if not spans:
+        for text, start, end in found:
+            value = normalise(text)
+            if value:
+                yield text, value, start, end
+        return
     at, emitted = 0, -1
-    for token in tokens(segment) if words_matter else tokens_with_digits(segment):
-        while at < len(spans) and spans[at][1] <= token.start:
+    for text, start, end in found:
+        while at < len(spans) and spans[at][1] <= start:
             at += 1
-        if at < len(spans) and spans[at][0] <= token.start:
+        if at < len(spans) and spans[at][0] <= start:
             if emitted != at:
                 emitted = at
-                start, end, iso = spans[at]
-                yield segment[start:end], iso, start, end
+                span_start, span_end, iso = spans[at]
+                yield segment[span_start:span_end], iso, span_start, span_end
             continue
-        value = normalise(token.text)
+        value = normalise(text)
         if value:
-            yield token.text, value, token.start, token.end
+            yield text, value, start, end
 
 
 def json_leaves(text: str) -> list[str] | None:

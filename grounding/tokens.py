@@ -54,21 +54,26 @@ def tokens(text: str) -> Iterator[Token]:
         yield from _split_commas(word, run.start())
 
 
-def tokens_with_digits(text: str) -> Iterator[Token]:
-    """Yield the tokens of text that hold a decimal digit, in order: tokens(text) without the words.
+def tokens_with_digits(text: str) -> Iterator[tuple[str, int, int]]:
+    """Yield (token, start, end) for the tokens of text that hold a decimal digit, in order: tokens(text)
+    without the words, as plain tuples (an answer's every value passes through here).
 
-    >>> [t.text for t in tokens_with_digits("Order ORD-7 ships, per 41,200 and abc,12 today")]
+    >>> [t for t, _, _ in tokens_with_digits("Order ORD-7 ships, per 41,200 and abc,12 today")]
     ['ORD-7', '41,200', '12']
     """
     if not text.isascii():
-        yield from (token for token in tokens(text) if _HAS_DIGIT.search(token.text))
+        for token in tokens(text):
+            if _HAS_DIGIT.search(token.text):
+                yield token.text, token.start, token.end
         return
     for run in _ASCII_RUN_WITH_DIGIT.finditer(text):
         word = run.group()
         if "," not in word:
-            yield Token(word, run.start(), run.end())
+            yield word, run.start(), run.end()
             continue
-        yield from (token for token in _split_commas(word, run.start()) if _HAS_DIGIT.search(token.text))
+        for token in _split_commas(word, run.start()):
+            if _HAS_DIGIT.search(token.text):
+                yield token.text, token.start, token.end
 
 
 def token_texts(text: str) -> list[str]:
