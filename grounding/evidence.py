@@ -397,14 +397,17 @@ def _array_total(array: list, forms: Forms) -> None:
 def _member_totals(members: list, forms: Forms) -> None:
     if not all(type(member) is dict for member in members):
         return
-    by_key: dict[str, list[str]] = {}
+    by_key: dict[str, list[object]] = {}
+    numeric = jsontext.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
     for member in members:
         for key, child in member.items():
-            if jsontext.is_number(child):
-                by_key.setdefault(key, []).append(jsontext.number_spelling(child).lstrip("-"))
-    for key, spellings in by_key.items():
-        if len(spellings) >= 2:
-            forms.collections.append((tuple(spellings), f"total of {key!r} over {len(spellings)} items"))
+            if type(child) in numeric:
+                by_key.setdefault(key, []).append(child)
+    for key, numbers in by_key.items():
+        if len(numbers) < 2:
+            continue
+        spellings = [jsontext.number_spelling(number).lstrip("-") for number in numbers]
+        forms.collections.append((tuple(spellings), f"total of {key!r} over {len(spellings)} items"))
 
 
 def spell(number: Decimal) -> str:
