@@ -289,9 +289,12 @@ def _numbers_of(literals: Iterable[str]) -> set[str] | None:
     for literal in literals:
         if literal in _JSON_WORDS:
             continue
-        if _JSON_NUMBER.fullmatch(literal) is None:
+        if verbatim.is_canonical(literal):
+            numbers.add(literal.lstrip("-"))  # spelled as written (see verbatim.is_canonical)
+        elif _JSON_NUMBER.fullmatch(literal) is not None:
+            numbers.add(spell_decimal(Decimal(literal)).lstrip("-"))
+        else:
             return None
-        numbers.add(spell_decimal(Decimal(literal)).lstrip("-"))
     return numbers
 
 
