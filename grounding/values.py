@@ -53,9 +53,9 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
         if shape is not None:
             return Value(value, shape, Kind.DECLARED)
     found, with_unit = _classify(value, min_digits)
-    if with_unit and settings is not None and settings.exempt:
-        if any(form in settings.exempt for form in lookup_forms(found.value)):
-            return None  # 512mb when 512 is exempt
+    exempt = settings.exempt if settings is not None else ()
+    if with_unit and exempt and any(form in exempt for form in lookup_forms(found.value)):
+        return None  # 512mb when 512 is exempt
     return found
 
 

@@ -83,9 +83,11 @@ def says(text: str, value: str, in_strings: bool) -> bool:
     at = text.find(value)
     while at >= 0:
         end = at + len(value)
-        if (at == 0 or text[at - 1] not in ASCII_TOKEN_CHARS) and (end == len(text) or text[end] not in ASCII_TOKEN_CHARS):
-            if not in_strings or text.count('"', 0, at) % 2 == 1:
-                return True
+        whole = (at == 0 or text[at - 1] not in ASCII_TOKEN_CHARS) and (
+            end == len(text) or text[end] not in ASCII_TOKEN_CHARS
+        )
+        if whole and (not in_strings or text.count('"', 0, at) % 2 == 1):
+            return True
         at = text.find(value, at + 1)
     return False
 

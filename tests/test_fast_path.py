@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grounding import jsontext, verbatim
-from grounding.evidence import spell
 from grounding.engine import check_conversation
+from grounding.evidence import spell
 from grounding.normalise import spell_decimal
 from grounding.readers import read_record
 from grounding.settings import Settings, build_settings
