@@ -21,7 +21,6 @@ from grounding.tokens import ASCII_TOKEN_CHARS, runs
 _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
-_WORDS = frozenset({"true", "false", "null"})  # the literals outside strings that are not numbers
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})")  # every form a time of day is read as starts so (dates.time_forms)
 _MERIDIEMS = ("am", "pm", "a.m", "p.m")
@@ -63,7 +62,9 @@ def see_json(text: str) -> Seen:
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
     outside = " ".join(parts[0::2])
     literals = set(outside.translate(_PUNCTUATION_TO_SPACE).split())  # numbers, true, false, null
-    searchable = None if any("e" in literal for literal in literals - _WORDS) else _searchable(lowered)
+    # outside strings, an "e" not in true or false belongs to a number's exponent
+    exponent = "e" in outside.replace("true", "").replace("false", "")
+    searchable = None if exponent else _searchable(lowered)
     if lowered.isascii():
         return Seen(searchable, said_text=lowered, in_strings=True, literals=literals)
     return Seen(searchable, said=runs("\x00".join(parts[1::2])), literals=literals)

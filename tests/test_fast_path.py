@@ -8,6 +8,7 @@ cases are the ones where a text does not spell a form the way the index does.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from decimal import Decimal
 
@@ -187,3 +188,12 @@ def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
 @given(st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})?", fullmatch=True))
 def test_a_canonical_spelling_is_the_one_the_index_spells_its_value(spelling):
     assert verbatim.is_canonical(spelling) == (spell(Decimal(spelling)) == spelling)
+
+
+_JOINERS = st.sampled_from([":", ",", "[", " ", "-", '"', "a", "\t", ": -", ", ", "\n"])
+
+
+@given(st.lists(st.tuples(_JOINERS, st.text("0123456789.", max_size=20)), max_size=6))
+def test_the_long_literal_test_finds_what_its_pattern_describes(parts):
+    data = "".join(joiner + run for joiner, run in parts).encode()
+    assert jsontext.has_long_literal(data) == (re.search(rb"[:\[,]\s*-?[0-9.]{16}", data) is not None)
