@@ -10,6 +10,7 @@ from grounding.evidence import ReadOptions, result_failed
 from grounding.index import EvidenceIndex
 from grounding.judge import judge_answer
 from grounding.model import Conversation, Item, Kind
+from grounding.pickling import by_position
 from grounding.settings import Settings
 from grounding.verdict import Status, Verdict
 
@@ -26,6 +27,8 @@ class JudgedAnswer:
     verdict: Verdict
     input_format: str = ""  # the transcript format the conversation was read from
     explanation: tuple = ()  # with --explain: one grounding.explain.Explanation per candidate
+
+    __reduce__ = by_position
 
 
 def check_conversation(conversation: Conversation, settings: Settings) -> Iterator[JudgedAnswer]:

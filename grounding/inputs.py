@@ -22,6 +22,7 @@ import orjson
 
 from grounding import jsontext
 from grounding.errors import InputError
+from grounding.pickling import by_position
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -33,6 +34,8 @@ class Record:
     value: object
     size: int = 0  # bytes the record took in the input (progress, MB/s)
     raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
+
+    __reduce__ = by_position
 
 
 @dataclass(frozen=True, slots=True)

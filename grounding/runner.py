@@ -88,7 +88,7 @@ def _events(
             if isinstance(record, Problem):
                 yield record
             elif defer and record.raw is not None and not assembler.groups(record):
-                yield replace(record, value=None)
+                yield Record(record.source, record.line, None, record.size, record.raw)  # parsed again where judged
             else:
                 yield from assembler.feed(record)
         yield from assembler.end_of_source(path)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from grounding.pickling import by_position
+
 
 class Status(Enum):
     GROUNDED = "grounded"
@@ -30,6 +32,8 @@ class Finding:
     formula: str | None = None  # derived, stated, listed-total
     matched: str | None = None  # masked, composite, prose-date
 
+    __reduce__ = by_position
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -41,6 +45,8 @@ class Verdict:
     reason: str | None = None  # why an answer is unjudgeable, truncated or refused
     contract: object = None  # grounding.contract.ContractResult when the answer was judged under a schema
     revision: dict | None = None  # after an "[evidence check" re-ask: the values named back, and whether fixed
+
+    __reduce__ = by_position
 
     @property
     def derived_values(self) -> int:
