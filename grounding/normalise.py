@@ -19,6 +19,8 @@ _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
 _NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
 _DIGIT = re.compile(r"\d")
+_SIGNS = ("-", "+")
+_NUMBER_STARTS = frozenset("+-0123456789")  # what a text _NUMBER matches can begin with (digits are folded)
 
 
 def fold_digits(text: str) -> str:
@@ -43,12 +45,16 @@ def normalise(token: str) -> str:
     """
     text = fold_digits(token.lower()).strip()
     text = text.lstrip(_LEAD).rstrip(_TRAIL)
-    signed = _SIGNED_CURRENCY.match(text)
-    if signed:
-        text = ("-" if signed.group(1) == "-" else "") + text[2:]
+    first = text[:1]
+    if first in _SIGNS:
+        signed = _SIGNED_CURRENCY.match(text)
+        if signed:
+            text = ("-" if signed.group(1) == "-" else "") + text[2:]
+            first = text[:1]
     elif text[:2] in ("$-", "$+"):
         text = text[1:].lstrip("+")
-    if _NUMBER.fullmatch(text):
+        first = text[:1]
+    if first and first in _NUMBER_STARTS and _NUMBER.fullmatch(text):
         return spell_number(text)
     return text
 

@@ -60,7 +60,7 @@ class Settings:
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:
             return True
-        return any(pattern.matches(value) for pattern in self.exempt_patterns)
+        return bool(self.exempt_patterns) and any(pattern.matches(value) for pattern in self.exempt_patterns)
 
     def shape_of(self, value: str) -> str | None:
         for shape in self.shapes:

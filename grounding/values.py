@@ -22,6 +22,7 @@ _RATIO = re.compile(r"\d{1,2}/\d{1,2}")
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a number as normalise spells it: a sign, digits, a point
 
 
 class Kind(Enum):
@@ -46,7 +47,7 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
     >>> [getattr(classify(v, 4), "value", None) for v in ["41200", "512", "16384mb", "24/7", "fc1/3", "po1", "10-14"]]
     ['41200', None, '16384', None, 'fc1/3', None, None]
     """
-    if settings is not None:
+    if settings is not None and (settings.exempt or settings.exempt_patterns or settings.shapes):
         if settings.is_exempt(value):
             return None
         shape = settings.shape_of(value)
@@ -67,6 +68,8 @@ def _classify(value: str, min_digits: int) -> tuple[Value | None, bool]:
         return None, False
     if not value[0].isdigit() and value[0] != "-":
         return _identifier(value), False  # ratios, ranges, units and numbers all begin with a digit or a sign
+    if _PLAIN_NUMBER.fullmatch(value):
+        return _number(value, min_digits), False  # most values; no ratio, range or unit is a plain number
     if _RATIO.fullmatch(value):
         return None, False
     is_range = _range_decision(value, min_digits)
@@ -76,8 +79,6 @@ def _classify(value: str, min_digits: int) -> tuple[Value | None, bool]:
     if number is not None:
         found = _number(spell_number(number), min_digits)
         return found, found is not None
-    if spell_number_if_number(value) is not None:
-        return _number(value, min_digits), False
     return _identifier(value), False
 
 
@@ -109,10 +110,3 @@ def _number(spelled: str, min_digits: int) -> Value | None:
         return Value(spelled, "number", Kind.NUMBER)
     return None
 
-
-_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-def spell_number_if_number(value: str) -> str | None:
-    """The value itself when it is a normalised plain number, else None."""
-    return value if _PLAIN_NUMBER.fullmatch(value) else None
