@@ -22,7 +22,7 @@ _TWELVE_HOUR = regex.compile(
 _DAY_MARKER = regex.compile(r"[-+]\d{1,2}")
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
-_MONTHS = {
+MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
     "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
@@ -30,7 +30,7 @@ _MONTHS = {
 }  # fmt: skip
 _MONTH_NAME = "|".join(
     alternative
-    for name in sorted(_MONTHS, key=len, reverse=True)
+    for name in sorted(MONTHS, key=len, reverse=True)
     for alternative in (name.capitalize(), name.upper())
 )
 # Every month name the pattern takes begins with one of these (Sept with Sep, MAY with MAY).
@@ -148,7 +148,7 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
     for match in _PROSE_DATE.finditer(text):
         month_name = match.group("month") or match.group("month2")
         day = int(match.group("day") or match.group("day2"))
-        month = _MONTHS[month_name.lower()]
+        month = MONTHS[month_name.lower()]
         if not 1 <= day <= _DAYS_IN_MONTH[month - 1]:
             continue
         year = match.group("year")

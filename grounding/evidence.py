@@ -17,7 +17,7 @@ from itertools import chain
 import regex
 
 from grounding import jsontext, pyrepr, verbatim
-from grounding.dates import prose_dates, twelve_hour_times
+from grounding.dates import MONTHS, prose_dates, twelve_hour_times
 from grounding.normalise import lookup_forms, normalise, spell_decimal, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
@@ -91,8 +91,7 @@ class ReadOptions:
 
 _MONTH_TOKENS = frozenset(
     spelled + dot
-    for name in ("january february march april may june july august september october november december "
-                 "jan feb mar apr jun jul aug sep sept oct nov dec").split()
+    for name in MONTHS
     for spelled in (name.capitalize(), name.upper())
     for dot in ("", ".")
 )

@@ -291,7 +291,8 @@ class EvidenceIndex:
             values = self._operand_values
             for spelling in self._forms.operands - values.keys():
                 values[spelling] = Decimal(spelling)
-            self._operands = {spelling: value for value, spelling in sorted(_by_value(values))}
+            by_value = sorted((value, spelling) for spelling, value in values.items())  # then by spelling
+            self._operands = {spelling: value for value, spelling in by_value}
             self._operands_spelled = None
         return self._operands
 
@@ -344,7 +345,3 @@ class EvidenceIndex:
             or self.has_component((value,))
         )
 
-
-def _by_value(values: dict[str, Decimal]) -> list[tuple[Decimal, str]]:
-    """(value, spelling) of each spelling, to sort by value and then by spelling."""
-    return [(value, spelling) for spelling, value in values.items()]

@@ -51,9 +51,6 @@ def normalise(token: str) -> str:
         if signed:
             text = ("-" if signed.group(1) == "-" else "") + text[2:]
             first = text[:1]
-    elif text[:2] in ("$-", "$+"):
-        text = text[1:].lstrip("+")
-        first = text[:1]
     if first and first in _NUMBER_STARTS and _NUMBER.fullmatch(text):
         return spell_number(text)
     return text

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from grounding.dates import MONTHS
 from grounding.normalise import fold_digits
 from grounding.tokens import ASCII_TOKEN_CHARS, runs
 
@@ -25,7 +26,7 @@ _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})")  # every form a time of day is read as starts so (dates.time_forms)
 _MERIDIEMS = ("am", "pm", "a.m", "p.m")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_MONTH_KEYS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every name of a month begins so
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 
@@ -132,7 +133,7 @@ def keys(form: str) -> tuple[str, ...]:
 
 def month_key(month: int) -> str:
     """What the search text of anything writing that month in prose must contain: its first three letters."""
-    return _MONTH_KEYS[month - 1]
+    return _MONTH_KEYS[month]
 
 
 def search_text(text: str) -> str:
