@@ -31,6 +31,13 @@ def arguments_text(arguments: object) -> str | None:
         return json.dumps(arguments, default=str)
 
 
+def messages_list(record: object) -> list | None:
+    """A record's messages: ``{"messages": [...]}`` or a bare array; None when it holds no list."""
+    if isinstance(record, dict):
+        record = record.get("messages")
+    return record if isinstance(record, list) else None
+
+
 def expect_list(value: object, where: str) -> list:
     if not isinstance(value, list):
         raise RecordError(f"{where} must be a list, not {type(value).__name__}")

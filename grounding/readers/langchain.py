@@ -13,6 +13,7 @@ from grounding.readers.common import (
     arguments_text,
     calls_item,
     expect_dict,
+    messages_list,
     result_items,
     text_of_parts,
     user_text,
@@ -26,12 +27,12 @@ _CLASS_TYPES = {"SystemMessage": "system", "HumanMessage": "human", "AIMessage":
 
 
 def recognises(record: object) -> bool:
-    messages = _messages(record)
+    messages = messages_list(record)
     return bool(messages) and all(unpack(m) is not None for m in messages)
 
 
 def read(record: object, source: str, line: int) -> Conversation:
-    messages = _messages(record)
+    messages = messages_list(record)
     if not messages:
         raise RecordError("expected LangChain messages (messages_to_dict items or dumpd constructors)")
     items: list[Item] = []
@@ -59,12 +60,6 @@ def read(record: object, source: str, line: int) -> Conversation:
             raise RecordError(f"messages[{index}] has type {kind!r}; expected system, human, ai or tool")
     conversation_id = record.get("id") if isinstance(record, dict) else None
     return Conversation(source, line, None if conversation_id is None else str(conversation_id), tuple(items), "langchain")
-
-
-def _messages(record: object) -> list | None:
-    if isinstance(record, dict):
-        record = record.get("messages")
-    return record if isinstance(record, list) else None
 
 
 def unpack(message: object) -> tuple[str, dict] | None:

@@ -7,6 +7,7 @@ from grounding.readers.common import (
     RecordError,
     arguments_text,
     expect_dict,
+    messages_list,
     record_id,
     result_items,
     text_of_block,
@@ -18,7 +19,7 @@ _FOREIGN_BLOCKS = frozenset({"tool_use", "tool_result"})
 
 
 def recognises(record: object) -> bool:
-    messages = _messages_of(record)
+    messages = messages_list(record)
     # OTel GenAI messages also have a role, but keep their text in "parts"
     return isinstance(messages, list) and all(
         isinstance(m, dict) and "role" in m and not ("parts" in m and "content" not in m) for m in messages
@@ -26,7 +27,7 @@ def recognises(record: object) -> bool:
 
 
 def read(record: object, source: str, line: int) -> Conversation:
-    messages = _messages_of(record)
+    messages = messages_list(record)
     if not isinstance(messages, list):
         raise RecordError('expected {"messages": [...]} or a bare messages array for OpenAI Chat Completions')
     items: list[Item] = []
@@ -59,12 +60,6 @@ def read(record: object, source: str, line: int) -> Conversation:
                 f"messages[{index}] has role {role!r}; expected system, developer, user, assistant, tool or function"
             )
     return Conversation(source, line, record_id(record), tuple(items), "openai")
-
-
-def _messages_of(record: object) -> object:
-    if isinstance(record, dict):
-        return record.get("messages")
-    return record
 
 
 def _calls_of(message: dict) -> list[tuple[str | None, str | None, str | None]] | None:

@@ -14,6 +14,7 @@ from grounding.readers.common import (
     arguments_text,
     calls_item,
     expect_dict,
+    messages_list,
     result_items,
     user_text,
 )
@@ -24,7 +25,7 @@ _CALL_PARTS = frozenset({"tool-call", "builtin-tool-call"})
 
 
 def recognises(record: object) -> bool:
-    messages = _messages(record)
+    messages = messages_list(record)
     return bool(messages) and all(
         isinstance(m, dict) and m.get("kind") in ("request", "response") and isinstance(m.get("parts"), list)
         for m in messages
@@ -32,7 +33,7 @@ def recognises(record: object) -> bool:
 
 
 def read(record: object, source: str, line: int) -> Conversation:
-    messages = _messages(record)
+    messages = messages_list(record)
     if not messages:
         raise RecordError("expected a list of pydantic-ai messages (kind: request | response)")
     items: list[Item] = []
@@ -49,12 +50,6 @@ def read(record: object, source: str, line: int) -> Conversation:
         else:
             items.extend(_request(parts, ledger))
     return Conversation(source, line, None if conversation_id is None else str(conversation_id), tuple(items), "pydantic-ai")
-
-
-def _messages(record: object) -> list | None:
-    if isinstance(record, dict):
-        record = record.get("messages")
-    return record if isinstance(record, list) else None
 
 
 def _request(parts: list[dict], ledger: CallLedger) -> list[Item]:
