@@ -43,7 +43,7 @@ class _Piece:
     order: int  # its place in the conversation: collections are totalled in this order
     source: Examined | str  # a tool result, or exempt text
     search: str | None  # None: it may hold any form, so any question reads it
-    literals: set[str] | None  # a JSON result's literals outside strings, when seen (see read_numbers)
+    json: bool  # a JSON result seen verbatim: its literals can be worked out from its text (see read_numbers)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
 
 
@@ -58,8 +58,8 @@ class EvidenceIndex:
         # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
         # Normalising lowers a token first, so lowered runs lose nothing.
         self._said: set[str] = set()
-        self._said_texts: list[tuple[str, bool]] = []
-        self._literals: set[str] = set()  # number literals of JSON pieces seen verbatim
+        self._said_texts: list[tuple[str, bool, list[int] | None]] = []
+        self._literals: set[str] = set()  # literals of non-ASCII JSON pieces seen verbatim (ASCII: see says)
         self._collections: list[tuple[int, tuple[str, ...], str]] = []  # (order, spellings, label) for totals
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
@@ -90,11 +90,11 @@ class EvidenceIndex:
         self._keep(text, verbatim.see_text(text))
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
-        self._unread.append(_Piece(self._next_order(), source, seen.search, seen.literals))
+        self._unread.append(_Piece(self._next_order(), source, seen.search, seen.json))
         if seen.said is not None:
             self._said |= seen.said
         elif seen.said_text is not None:
-            self._said_texts.append((seen.said_text, seen.in_strings))
+            self._said_texts.append((seen.said_text, seen.in_strings, seen.quotes))
         if seen.literals is not None:
             self._literals |= seen.literals
 
@@ -147,7 +147,8 @@ class EvidenceIndex:
         for piece in self._unread:
             if piece.numbers_read or isinstance(piece.source, str):
                 continue  # exempt text lends no operands (§5.2)
-            numbers = read_numbers(piece.source, self.options, piece.literals)
+            literals = verbatim.json_literals(piece.source.text) if piece.json else None
+            numbers = read_numbers(piece.source, self.options, literals)
             if numbers is None:
                 whole.append(piece)
             else:
@@ -186,7 +187,8 @@ class EvidenceIndex:
 
         False says nothing: the forms may still hold value.
         """
-        if value in self._literals and verbatim.is_canonical(value):
+        literal = verbatim.is_canonical(value)  # a number literal of a JSON piece says it (§5.1)
+        if literal and value in self._literals:
             return True
         if "," in value or normalise(value) != value:
             return False
@@ -194,8 +196,8 @@ class EvidenceIndex:
             return False
         if value in self._said:
             return True
-        for text, in_strings in self._said_texts:
-            if verbatim.says(text, value, in_strings):
+        for text, in_strings, quotes in self._said_texts:
+            if verbatim.says(text, value, in_strings, literal, quotes):
                 return True
         return False
 

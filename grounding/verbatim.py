@@ -29,6 +29,17 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every name of a month begins so
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
+_CHUNK = 4096  # see quote_counts
+# What stands around a number literal outside strings: JSON's separators and whitespace.
+_LITERAL_BEFORE_TEXT = frozenset(":[, \t\n\r")
+_LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
+_LITERAL_BEFORE = frozenset(b":[, \t\n\r")
+# Digits and points as "0", signs as "-", "e" kept, anything else a space: exponent literals found by search.
+_EXPONENT_MARKS = bytes(
+    ord("0") if chr(code) in "0123456789." else ord("-") if chr(code) in "+-" else ord("e") if chr(code) == "e"
+    else ord(" ")
+    for code in range(256)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +50,10 @@ class Seen:
     search: str | None = None  # its search text (see search_text); None: it may hold any form
     said: set[str] | None = None  # its lowered token runs, when its text is not ASCII
     said_text: str | None = None  # its lowered text, when ASCII: runs are looked for in it (see says)
-    in_strings: bool = False  # a JSON text: only the runs inside its strings are said
-    literals: set[str] | None = None  # a JSON text's literals outside strings: numbers, true, false, null
+    in_strings: bool = False  # a JSON text: only the runs inside its strings (and its literals) are said
+    literals: set[str] | None = None  # a JSON text's literals outside strings, when it is not ASCII
+    json: bool = False  # a JSON text: its literals can be worked out from it (json_literals)
+    quotes: list[int] | None = None  # an ASCII JSON text's quote counts by chunk (see quote_counts)
 
 
 def see_text(text: str) -> Seen:
@@ -55,41 +68,107 @@ def see_json(text: str) -> Seen:
 
     With no backslash, every string is the text between two quotes, as parsed;
     a number literal with an exponent is spelled by the index with digits its
-    text does not show, so such a text is searched no further.
+    text does not show, so such a text is searched no further. An ASCII text's
+    literals are found in it when asked (says); splitting every text at its
+    quotes costs more than all the questions.
     """
     if "\\" in text:
         return Seen()
     lowered = text.lower()
-    parts = lowered.split('"')  # outside, string, outside, string, …, outside
-    outside = " ".join(parts[0::2])
-    literals = set(outside.translate(_PUNCTUATION_TO_SPACE).split())  # numbers, true, false, null
-    # outside strings, an "e" not in true or false belongs to a number's exponent
-    exponent = "e" in outside.replace("true", "").replace("false", "")
-    searchable = None if exponent else _searchable(lowered)
+    searchable = None if _has_exponent_literal(lowered) else _searchable(lowered)
     if lowered.isascii():
-        return Seen(searchable, said_text=lowered, in_strings=True, literals=literals)
-    return Seen(searchable, said=runs("\x00".join(parts[1::2])), literals=literals)
+        return Seen(searchable, said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered))
+    parts = lowered.split('"')  # outside, string, outside, string, …, outside
+    return Seen(searchable, said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), json=True)
 
 
-def says(text: str, value: str, in_strings: bool) -> bool:
-    """True when value is a whole token run of text (lowered ASCII); of a JSON text, one inside a string.
+def json_literals(text: str) -> set[str]:
+    """The literals outside the strings of a JSON text with no backslash, lowered: numbers, true, false,
+    null."""
+    return _literals_outside(text.lower().split('"'))
+
+
+def _literals_outside(parts: list[str]) -> set[str]:
+    return set(" ".join(parts[0::2]).translate(_PUNCTUATION_TO_SPACE).split())
+
+
+def _has_exponent_literal(lowered: str) -> bool:
+    """Whether a JSON text with no backslash holds a number literal with an exponent.
+
+    Outside strings a digit, ``e`` and a digit (a sign between) can only be one. Such runs are found in
+    the text's marks (digits and points as ``0``, signs as ``-``) with substring searches; those that
+    stand after a separator, as a literal does, are outside strings when an even number of quotes
+    precedes them.
+    """
+    if "e" not in lowered:
+        return False
+    data = lowered.encode()
+    marks = data.translate(_EXPONENT_MARKS)
+    starts = []
+    for pattern in (b"0e0", b"0e-0"):
+        at = marks.find(pattern)
+        while at >= 0:
+            start = at
+            while start > 0 and marks[start - 1] == 0x30:
+                start -= 1
+            if start > 0 and marks[start - 1] == 0x2D:
+                start -= 1
+            if start == 0 or data[start - 1] in _LITERAL_BEFORE:
+                starts.append(start)
+            at = marks.find(pattern, at + 1)
+    quotes, counted = 0, 0
+    for start in sorted(starts):
+        quotes += data.count(b'"', counted, start)
+        counted = start
+        if quotes % 2 == 0:
+            return True
+    return False
+
+
+def quote_counts(text: str) -> list[int]:
+    """How many quotes stand before each chunk of text: a place's quotes are then counted within its
+    chunk only (says asks that of every place a value is found at, and texts run to megabytes)."""
+    counts = [0]
+    for start in range(0, len(text) - _CHUNK, _CHUNK):
+        counts.append(counts[-1] + text.count('"', start, start + _CHUNK))
+    return counts
+
+
+def _in_string(text: str, at: int, quotes: list[int] | None) -> bool:
+    if quotes is None:
+        return text.count('"', 0, at) % 2 == 1
+    chunk = at // _CHUNK
+    return (quotes[chunk] + text.count('"', chunk * _CHUNK, at)) % 2 == 1
+
+
+def says(text: str, value: str, in_strings: bool, literal: bool = False, quotes: list[int] | None = None) -> bool:
+    """True when value is a whole token run of text (lowered ASCII); of a JSON text, one inside a string
+    or, when literal (value is a canonical number, see is_canonical), a whole literal outside strings.
 
     Finding a value costs a substring search where splitting the text into a set of its runs costs a new
-    string per token, and most of a text's runs are never asked about.
+    string per token, and most of a text's runs are never asked about. With quotes (quote_counts), only
+    a chunk's quotes are counted to tell whether a place is inside a string.
 
     >>> says('{"id": "ord-7", "n": 12}', "ord-7", True), says("ord-77", "ord-7", False)
     (True, False)
-    >>> says('{"id": "x", "n": 12}', "12", True), says("n = 12", "12", False)
-    (False, True)
+    >>> says('{"id": "x", "n": 12}', "12", True), says("n = 12", "12", False), says('{"n": 12}', "12", True, True)
+    (False, True, True)
     """
     at = text.find(value)
     while at >= 0:
         end = at + len(value)
-        whole = (at == 0 or text[at - 1] not in ASCII_TOKEN_CHARS) and (
-            end == len(text) or text[end] not in ASCII_TOKEN_CHARS
-        )
-        if whole and (not in_strings or text.count('"', 0, at) % 2 == 1):
-            return True
+        before = text[at - 1] if at > 0 else " "
+        after = text[end] if end < len(text) else " "
+        token = before not in ASCII_TOKEN_CHARS and after not in ASCII_TOKEN_CHARS
+        if not in_strings:
+            if token:
+                return True
+        else:
+            whole_literal = literal and before in _LITERAL_BEFORE_TEXT and after in _LITERAL_AFTER_TEXT
+            if token or whole_literal:
+                inside = _in_string(text, at, quotes)
+                if (token and inside) or (whole_literal and not inside):
+                    return True
         at = text.find(value, at + 1)
     return False
 

@@ -201,3 +201,56 @@ _RUNS = st.one_of(st.text("0123456789.", max_size=15), st.text("0123456789.", mi
 def test_the_long_literal_test_finds_what_its_pattern_describes(parts):
     data = "".join(joiner + run for joiner, run in parts).encode()
     assert jsontext.has_long_literal(data) == (re.search(rb"[:\[,]\s*-?[0-9.]{16}", data) is not None)
+
+
+# JSON texts seen without splitting them at their quotes --------------------------------------------------
+
+_JSON_LEAVES = st.one_of(
+    st.integers(-10**6, 10**12),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.text("0123456789eE.:-, []ab", max_size=12),
+    st.booleans(),
+    st.none(),
+)
+_JSON_DOCUMENTS = st.recursive(
+    _JSON_LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text("ab1e: ", max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _literals_by_splitting(text: str) -> set[str]:
+    """What the literals of a JSON text are by definition: its tokens outside strings."""
+    outside = " ".join(text.lower().split('"')[0::2])
+    return set(outside.translate(str.maketrans({ch: " " for ch in "{}[]:,"})).split())
+
+
+@settings(max_examples=300)
+@given(_JSON_DOCUMENTS, st.booleans())
+def test_an_exponent_literal_is_found_exactly_when_one_stands_outside_strings(document, spaced):
+    text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
+    text = re.sub(r"(\d)(\.\d+)?e\+?", lambda m: m.group(0).upper() if len(text) % 2 else m.group(0), text)
+    outside = " ".join(_literals_by_splitting(text)).replace("true", "").replace("false", "")
+    assert verbatim.see_json(text).search is None if "e" in outside else verbatim.see_json(text).search is not None
+
+
+@settings(max_examples=300)
+@given(_JSON_DOCUMENTS, st.booleans(), st.data())
+def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(document, spaced, data):
+    text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":")).lower()
+    literals = _literals_by_splitting(text)
+    numbers = sorted(literal for literal in literals if verbatim.is_canonical(literal))
+    asked = data.draw(st.sampled_from(numbers)) if numbers and data.draw(st.booleans()) else data.draw(
+        st.from_regex(r"-?[0-9]{1,3}(\.[0-9]{1,2})?", fullmatch=True))
+    seen = verbatim.see_json(text)
+    holds = verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes)
+    in_a_string = verbatim.says(text, asked, True)
+    assert holds == (verbatim.is_canonical(asked) and asked in literals or in_a_string)
+    assert verbatim.json_literals(text) == literals
+
+
+@given(st.text('ab" :', max_size=20_000 // 50).map(lambda text: text * 50), st.data())
+def test_counting_quotes_by_chunk_tells_inside_from_outside_like_counting_them_all(text, data):
+    quotes = verbatim.quote_counts(text)
+    for at in data.draw(st.lists(st.integers(0, max(len(text) - 1, 0)), max_size=20)):
+        assert verbatim._in_string(text, at, quotes) == verbatim._in_string(text, at, None)
