@@ -28,7 +28,7 @@ _BAD_AFTER = set("_/:@%")
 assert _CURRENCY_CODES <= UNITS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
 class Num:
     magnitude: Decimal  # as written, unsigned
     decimals: int  # decimals as written: "$3,617.00" has 2
@@ -44,7 +44,7 @@ class Num:
         return not self.has_mark and self.decimals == 0 and 2 <= self.magnitude <= 12
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
 class Lexeme:
     kind: str  # "num", "op", "eq", "(", ")", "end", "word"
     start: int

@@ -12,7 +12,7 @@ from grounding.tokens import tokens, tokens_with_digits
 from grounding.values import Kind, classify
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
 class Occurrence:
     """Where a candidate is written: which text of the answer, and the span within it."""
 

@@ -214,7 +214,7 @@ def read_tool_result(
     return read_examined(examine_result(text, options, is_error, arguments, document), options)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
 class Examined:
     """A tool result parsed and judged failed or not (§5.4, §9.6), before any of it is read."""
 

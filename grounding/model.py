@@ -18,7 +18,7 @@ class Kind(Enum):
     NEITHER = "neither"  # tool calls, framework corrections: ground nothing
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per message, and a frozen __init__ costs ~6x (a setattr per field)
 class Item:
     """One piece of a conversation, in order."""
 
