@@ -19,11 +19,17 @@ from grounding.normalise import spell_decimal
 
 # A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
 # or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
-# Runs are found with bytes.translate and substring searches, several times faster than a pattern.
-_DIGIT_OR_DOT = bytes(1 if chr(code) in "0123456789." else 0 for code in range(256))
-_SIXTEEN = b"\x01" * 16
+# Runs are found in the text's marks with substring searches, several times faster than a pattern: digits
+# and points mark "0", signs "-", an exponent's "e" stays, anything else is a space.
+_MARKS = bytes(
+    ord("0") if chr(code) in "0123456789." else ord("-") if chr(code) in "+-" else ord("e") if chr(code) in "eE"
+    else ord(" ")
+    for code in range(256)
+)
+_SIXTEEN = b"0" * 16
 _BEFORE_LITERAL = b":[,"
 _SPACE = b" \t\n\r\f\v"
+_LITERAL_BEFORE = frozenset(b":[, \t\n\r")  # what stands before a literal outside strings
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -40,33 +46,75 @@ def looks_like_json(text: str) -> bool:
     return stripped[:1] in ("{", "[")
 
 
-def has_long_literal(data: bytes) -> bool:
+def has_long_literal(data: bytes, marks: bytes | None = None) -> bool:
     """Whether JSON text may hold a number literal a float would not keep (a superset of them): sixteen
     digits or dots in a row after a colon, bracket or comma, with spaces and a minus sign between.
 
     >>> has_long_literal(b'{"n": -1234567890.123456}'), has_long_literal(b'{"iban": "DE1234567890123456"}')
     (True, False)
     """
-    marks = data.translate(_DIGIT_OR_DOT)
-    at = marks.find(_SIXTEEN)  # where a run of sixteen or more starts
+    if marks is None:
+        marks = data.translate(_MARKS)
+    at = marks.find(_SIXTEEN)
     while at >= 0:
-        before = at - 1
-        if before >= 0 and data[before] == ord("-"):
-            before -= 1
-        while before >= 0 and data[before] in _SPACE:
-            before -= 1
-        if before >= 0 and data[before] in _BEFORE_LITERAL:
+        if at == 0 or marks[at - 1] != 0x30:  # where a run of sixteen or more starts
+            before = at - 1
+            if before >= 0 and data[before] == ord("-"):
+                before -= 1
+            while before >= 0 and data[before] in _SPACE:
+                before -= 1
+            if before >= 0 and data[before] in _BEFORE_LITERAL:
+                return True
+        at = marks.find(_SIXTEEN, at + 16)  # a run starting sooner would be this one
+    return False
+
+
+def has_exponent_literal(data: bytes, marks: bytes) -> bool:
+    """Whether a JSON text with no backslash (data, and its marks) holds a number literal with an exponent.
+
+    Outside strings a digit, ``e`` and a digit (a sign between) can only be one. Those runs that stand
+    after a separator, as a literal does, are outside strings when an even number of quotes precedes them.
+
+    >>> [has_exponent_literal(t, t.translate(_MARKS)) for t in (b'[1.5E3]', b'{"id": "3e5"}', b'{"e": 35}')]
+    [True, False, False]
+    """
+    starts = []
+    for pattern in (b"0e0", b"0e-0"):
+        at = marks.find(pattern)
+        while at >= 0:
+            start = at
+            while start > 0 and marks[start - 1] == 0x30:
+                start -= 1
+            if start > 0 and data[start - 1] == 0x2D:  # a minus sign
+                start -= 1
+            if start == 0 or data[start - 1] in _LITERAL_BEFORE:
+                starts.append(start)
+            at = marks.find(pattern, at + 1)
+    quotes, counted = 0, 0
+    for start in sorted(starts):
+        quotes += data.count(b'"', counted, start)
+        counted = start
+        if quotes % 2 == 0:
             return True
-        end = marks.find(b"\x00", at)
-        if end < 0:
-            return False
-        at = marks.find(_SIXTEEN, end)
     return False
 
 
 def parse(text: str) -> object:
     """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
-    if not has_long_literal(text.encode("utf-8", "surrogatepass")):
+    return parse_marking_exponents(text)[0]
+
+
+def parse_marking_exponents(text: str) -> tuple[object, bool]:
+    """Parse a JSON document (see parse), and tell whether a literal in it has an exponent (told only
+    when the text has no backslash; else False): one pass over the text's marks serves both."""
+    data = text.encode("utf-8", "surrogatepass")
+    marks = data.translate(_MARKS)
+    document = _parse(text, has_long_literal(data, marks))
+    return document, b"\\" not in data and b"e" in marks and has_exponent_literal(data, marks)
+
+
+def _parse(text: str, long_literal: bool) -> object:
+    if not long_literal:
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:

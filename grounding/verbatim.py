@@ -33,13 +33,6 @@ _CHUNK = 4096  # see quote_counts
 # What stands around a number literal outside strings: JSON's separators and whitespace.
 _LITERAL_BEFORE_TEXT = frozenset(":[, \t\n\r")
 _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
-_LITERAL_BEFORE = frozenset(b":[, \t\n\r")
-# Digits and points as "0", signs as "-", "e" kept, anything else a space: exponent literals found by search.
-_EXPONENT_MARKS = bytes(
-    ord("0") if chr(code) in "0123456789." else ord("-") if chr(code) in "+-" else ord("e") if chr(code) == "e"
-    else ord(" ")
-    for code in range(256)
-)
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -63,11 +56,12 @@ def see_text(text: str) -> Seen:
     return Seen(_searchable(lowered), said=runs(lowered))
 
 
-def see_json(text: str) -> Seen:
+def see_json(text: str, exponent: bool) -> Seen:
     """A JSON document's text, seen without walking the document.
 
     With no backslash, every string is the text between two quotes, as parsed;
-    a number literal with an exponent is spelled by the index with digits its
+    a number literal with an exponent (exponent: the text holds one, see
+    jsontext.parse_marking_exponents) is spelled by the index with digits its
     text does not show, so such a text is searched no further. An ASCII text's
     literals are found in it when asked (says); splitting every text at its
     quotes costs more than all the questions.
@@ -75,7 +69,7 @@ def see_json(text: str) -> Seen:
     if "\\" in text:
         return Seen()
     lowered = text.lower()
-    searchable = None if _has_exponent_literal(lowered) else _searchable(lowered)
+    searchable = None if exponent else _searchable(lowered)
     if lowered.isascii():
         return Seen(searchable, said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered))
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
@@ -90,39 +84,6 @@ def json_literals(text: str) -> set[str]:
 
 def _literals_outside(parts: list[str]) -> set[str]:
     return set(" ".join(parts[0::2]).translate(_PUNCTUATION_TO_SPACE).split())
-
-
-def _has_exponent_literal(lowered: str) -> bool:
-    """Whether a JSON text with no backslash holds a number literal with an exponent.
-
-    Outside strings a digit, ``e`` and a digit (a sign between) can only be one. Such runs are found in
-    the text's marks (digits and points as ``0``, signs as ``-``) with substring searches; those that
-    stand after a separator, as a literal does, are outside strings when an even number of quotes
-    precedes them.
-    """
-    if "e" not in lowered:
-        return False
-    data = lowered.encode()
-    marks = data.translate(_EXPONENT_MARKS)
-    starts = []
-    for pattern in (b"0e0", b"0e-0"):
-        at = marks.find(pattern)
-        while at >= 0:
-            start = at
-            while start > 0 and marks[start - 1] == 0x30:
-                start -= 1
-            if start > 0 and marks[start - 1] == 0x2D:
-                start -= 1
-            if start == 0 or data[start - 1] in _LITERAL_BEFORE:
-                starts.append(start)
-            at = marks.find(pattern, at + 1)
-    quotes, counted = 0, 0
-    for start in sorted(starts):
-        quotes += data.count(b'"', counted, start)
-        counted = start
-        if quotes % 2 == 0:
-            return True
-    return False
 
 
 def quote_counts(text: str) -> list[int]:
