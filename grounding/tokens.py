@@ -23,7 +23,9 @@ _TOKEN_RUN = regex.compile(
 ASCII_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-/.,%+@#$")
 _ASCII_SEPARATORS_TO_SPACE = str.maketrans({i: " " for i in range(128) if chr(i) not in ASCII_TOKEN_CHARS})
 # In ASCII text, the runs holding a digit: the only tokens a value can be when no shape is declared (§4.1).
-_ASCII_RUN_WITH_DIGIT = re.compile(r"[A-Za-z0-9:_\-/.,%+@#$]*[0-9][A-Za-z0-9:_\-/.,%+@#$]*")
+# Tried only where a run starts, and up to its first digit without backtracking: a word without one then
+# costs one pass, not one per letter.
+_ASCII_RUN_WITH_DIGIT = re.compile(r"(?<![A-Za-z0-9:_\-/.,%+@#$])[A-Za-z:_\-/.,%+@#$]*+[0-9][A-Za-z0-9:_\-/.,%+@#$]*")
 _HAS_DIGIT = re.compile(r"\d")
 # A comma splits unless it stands between two digits.
 _LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")

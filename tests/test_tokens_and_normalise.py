@@ -1,6 +1,8 @@
 """SPEC §3: tokens, normalisation and lookup forms — the same functions on both sides."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grounding.normalise import lookup_forms, normalise
 from grounding.tokens import token_texts
@@ -68,3 +70,11 @@ def test_normalisation_is_idempotent_on_examples():
     for token in ["$1,207.50", "-$3,480.00", "00042", "0xEF0101", "Köln-12", "2024-05-20T14:00:00Z"]:
         once = normalise(token)
         assert normalise(once) == once
+
+
+@given(st.text("ab09 1,.-:$|*#\n", max_size=40) | st.text("a0 1,.-\u00e9\u0663", max_size=20))
+def test_the_tokens_with_a_digit_are_the_tokens_that_hold_one(text):
+    from grounding.tokens import tokens, tokens_with_digits
+
+    expected = [(t.text, t.start, t.end) for t in tokens(text) if any(ch.isdigit() for ch in t.text)]
+    assert list(tokens_with_digits(text)) == expected
