@@ -25,6 +25,7 @@ _LIST_GAP = regex.compile(
 _PLACEHOLDER = regex.compile(r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
 _STRIP = "\"'“”‘’«»`.,;:!?()[]"
 _LOOKBACK = 40
+_TRIGGER_WORDS = ("e.", "eg.", "example", "instance", "like", "such")  # what _TRIGGER and _SUCH_AS need
 _NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
@@ -92,6 +93,10 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
 
 def _after_trigger(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - _LOOKBACK) : start]
+    if before.isascii():
+        lowered = before.lower()
+        if not any(word in lowered for word in _TRIGGER_WORDS):
+            return False  # every trigger spells one of these (a regex search per value costs more)
     if _TRIGGER.search(before):
         return True
     if not _SUCH_AS.search(before):

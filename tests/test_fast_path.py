@@ -256,3 +256,21 @@ def test_counting_quotes_by_chunk_tells_inside_from_outside_like_counting_them_a
     quotes = verbatim.quote_counts(text)
     for at in data.draw(st.lists(st.integers(0, max(len(text) - 1, 0)), max_size=20)):
         assert verbatim._in_string(text, at, quotes) == verbatim._in_string(text, at, None)
+
+
+_EXAMPLE_WORDS = ["e.g.", "E.G. ", "eg.", "for example", "For Instance", "should look like", "such as", "SUCH AS",
+                  "e. g.", "like", "x", "#", "'", '"', " ", ",", "(", "ORD-1"]
+
+
+@given(st.lists(st.sampled_from(_EXAMPLE_WORDS), max_size=8), st.sampled_from(["", "'", ".", '" ok']))
+def test_an_example_is_told_without_its_patterns_only_when_no_trigger_word_is_near(before, after):
+    from grounding import examples
+
+    text = "".join(before) + "ABC-1234" + after
+    start, end = len("".join(before)), len("".join(before)) + len("ABC-1234")
+    quick = examples._after_trigger(text, start, end)
+    examples_words, examples._TRIGGER_WORDS = examples._TRIGGER_WORDS, ("",)  # every text then meets the patterns
+    try:
+        assert quick == examples._after_trigger(text, start, end)
+    finally:
+        examples._TRIGGER_WORDS = examples_words
