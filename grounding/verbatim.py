@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from grounding.dates import MONTHS
 from grounding.normalise import fold_digits
@@ -134,6 +135,7 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False, quotes:
     return False
 
 
+@lru_cache(maxsize=1 << 14)  # asked of every operand each time a conversation's operands grow
 def is_canonical(literal: str) -> bool:
     """True when a JSON number literal is spelled by the index as written (so it is its own verbatim form).
 
