@@ -221,16 +221,16 @@ class Examined:
     text: str
     document: object  # the parsed document, or _TEXT
     exact_json: bool  # the document is the text parsed as JSON, so its strings can be read off the text
-    exponent: bool  # of an exact JSON text: a number literal in it has an exponent
+    notes: jsontext.Notes | None  # of an exact JSON text: what its marks tell (see jsontext.parse_noting)
     absence: dict | None  # the part of an absence that grounds
     failed: bool
     argument_forms: Forms | None  # what the call's arguments spell, when a failed lookup must drop it
 
 
 def examine_result(text: str, options: ReadOptions, is_error: bool, arguments: str | None, document: object) -> Examined:
-    exact_json = exponent = False
+    exact_json, notes = False, None
     if not isinstance(document, (dict, list)):
-        document, exact_json, exponent = _parse_with_origin(text)
+        document, exact_json, notes = _parse_with_origin(text)
     absence = None
     if document is _TEXT:
         failed = is_error or not text.strip() or _ERROR_WORD.match(text) is not None
@@ -243,7 +243,7 @@ def examine_result(text: str, options: ReadOptions, is_error: bool, arguments: s
         if failed or options.straightforward or not _says_more_than(document, arguments):
             argument_forms = read_arguments(arguments, options)
             failed = failed or _says_nothing(document, argument_forms)
-    return Examined(text, document, exact_json, exponent, absence, failed, argument_forms if failed else None)
+    return Examined(text, document, exact_json, notes, absence, failed, argument_forms if failed else None)
 
 
 def read_examined(examined: Examined, options: ReadOptions) -> Forms:
@@ -305,7 +305,7 @@ def seen_of(examined: Examined) -> verbatim.Seen:
         return verbatim.Seen()
     if examined.document is _TEXT:
         return verbatim.see_text(examined.text)
-    return verbatim.see_json(examined.text, examined.exponent) if examined.exact_json else verbatim.Seen()
+    return verbatim.see_json(examined.text, examined.notes) if examined.exact_json else verbatim.Seen()
 
 
 _TEXT = object()  # marks a result that is read as text, not as a JSON document
@@ -320,25 +320,25 @@ def _parse(text: str) -> object:
     return _parse_with_origin(text)[0]
 
 
-def _parse_with_origin(text: str) -> tuple[object, bool, bool]:
+def _parse_with_origin(text: str) -> tuple[object, bool, jsontext.Notes | None]:
     """The document; whether it is text itself parsed as JSON (not encoded twice, not a Python repr); and
-    then whether a number literal in it has an exponent."""
+    then the notes on its text."""
     stripped = text.lstrip()
     if stripped[:1] == '"':
         try:
             inner = jsontext.parse(text)
         except jsontext.NotJson:
-            return _TEXT, False, False
-        return (_parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT), False, False
+            return _TEXT, False, None
+        return (_parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT), False, None
     if not jsontext.looks_like_json(text):
-        return _TEXT, False, False
+        return _TEXT, False, None
     try:
-        document, exponent = jsontext.parse_marking_exponents(text)
-        return document, True, exponent
+        document, notes = jsontext.parse_noting(text)
+        return document, True, notes
     except jsontext.NotJson:
         pass
     document = pyrepr.parse(text)
-    return (_TEXT, False, False) if document is None else (document, False, False)
+    return (_TEXT, False, None) if document is None else (document, False, None)
 
 
 def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool = True) -> None:

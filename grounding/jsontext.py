@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from typing import NamedTuple
 
 # The one core module that imports orjson: tool results are most of the bytes a
 # run reads, and parsing them is most of its time (STYLE keeps orjson at the
@@ -20,10 +21,10 @@ from grounding.normalise import spell_decimal
 # A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
 # or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
 # Runs are found in the text's marks with substring searches, several times faster than a pattern: digits
-# and points mark "0", signs "-", an exponent's "e" stays, anything else is a space.
+# and points mark "0", signs "-", an exponent's "e" and commas stay, anything else is a space.
 _MARKS = bytes(
     ord("0") if chr(code) in "0123456789." else ord("-") if chr(code) in "+-" else ord("e") if chr(code) in "eE"
-    else ord(" ")
+    else ord(",") if chr(code) == "," else ord(" ")
     for code in range(256)
 )
 _SIXTEEN = b"0" * 16
@@ -99,18 +100,25 @@ def has_exponent_literal(data: bytes, marks: bytes) -> bool:
     return False
 
 
+class Notes(NamedTuple):
+    """What a JSON text's marks tell beyond its parse (see parse_noting)."""
+
+    exponent: bool  # a number literal has an exponent (told only when the text has no backslash)
+    digit_comma: bool  # a comma may stand between two digits (a grouping comma, in a string)
+
+
 def parse(text: str) -> object:
     """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
-    return parse_marking_exponents(text)[0]
+    return parse_noting(text)[0]
 
 
-def parse_marking_exponents(text: str) -> tuple[object, bool]:
-    """Parse a JSON document (see parse), and tell whether a literal in it has an exponent (told only
-    when the text has no backslash; else False): one pass over the text's marks serves both."""
+def parse_noting(text: str) -> tuple[object, Notes]:
+    """Parse a JSON document (see parse), with Notes on its text: one pass over its marks serves all."""
     data = text.encode("utf-8", "surrogatepass")
     marks = data.translate(_MARKS)
     document = _parse(text, has_long_literal(data, marks))
-    return document, b"\\" not in data and b"e" in marks and has_exponent_literal(data, marks)
+    exponent = b"\\" not in data and b"e" in marks and has_exponent_literal(data, marks)
+    return document, Notes(exponent, b"0,0" in marks)
 
 
 def _parse(text: str, long_literal: bool) -> object:

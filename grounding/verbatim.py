@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from grounding import jsontext
 from grounding.dates import MONTHS
 from grounding.normalise import fold_digits
 from grounding.tokens import ASCII_TOKEN_CHARS, runs
@@ -57,20 +58,25 @@ def see_text(text: str) -> Seen:
     return Seen(_searchable(lowered), said=runs(lowered))
 
 
-def see_json(text: str, exponent: bool) -> Seen:
-    """A JSON document's text, seen without walking the document.
+def see_json(text: str, notes: jsontext.Notes) -> Seen:
+    """A JSON document's text, seen without walking the document; notes tell what its parse saw.
 
     With no backslash, every string is the text between two quotes, as parsed;
-    a number literal with an exponent (exponent: the text holds one, see
-    jsontext.parse_marking_exponents) is spelled by the index with digits its
-    text does not show, so such a text is searched no further. An ASCII text's
+    a number literal with an exponent is spelled by the index with digits its
+    text does not show, so such a text is searched no further. Without a comma
+    between digits or a currency sign, the lowered text is its own search text. An ASCII text's
     literals are found in it when asked (says); splitting every text at its
     quotes costs more than all the questions.
     """
     if "\\" in text:
         return Seen()
     lowered = text.lower()
-    searchable = None if exponent else _searchable(lowered)
+    if notes.exponent:
+        searchable = None
+    elif notes.digit_comma or "$" in lowered or not lowered.isascii():
+        searchable = _searchable(lowered)
+    else:
+        searchable = lowered  # nothing to drop (see _searchable), and no copy to make
     if lowered.isascii():
         return Seen(searchable, said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered))
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
