@@ -21,10 +21,10 @@ from grounding.normalise import spell_decimal
 # A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
 # or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
 # Runs are found in the text's marks with substring searches, several times faster than a pattern: digits
-# and points mark "0", signs "-", an exponent's "e" and commas stay, anything else is a space.
+# signs and points mark "0", an exponent's "e" and commas stay, anything else is a space.
 _MARKS = bytes(
-    ord("0") if chr(code) in "0123456789." else ord("-") if chr(code) in "+-" else ord("e") if chr(code) in "eE"
-    else ord(",") if chr(code) == "," else ord(" ")
+    ord("0") if chr(code) in "0123456789.+-" else ord("e") if chr(code) in "eE" else ord(",") if chr(code) == ","
+    else ord(" ")
     for code in range(256)
 )
 _SIXTEEN = b"0" * 16
@@ -49,7 +49,7 @@ def looks_like_json(text: str) -> bool:
 
 def has_long_literal(data: bytes, marks: bytes | None = None) -> bool:
     """Whether JSON text may hold a number literal a float would not keep (a superset of them): sixteen
-    digits or dots in a row after a colon, bracket or comma, with spaces and a minus sign between.
+    digits, points or signs in a row after a colon, bracket or comma, with spaces between.
 
     >>> has_long_literal(b'{"n": -1234567890.123456}'), has_long_literal(b'{"iban": "DE1234567890123456"}')
     (True, False)
@@ -60,8 +60,6 @@ def has_long_literal(data: bytes, marks: bytes | None = None) -> bool:
     while at >= 0:
         if at == 0 or marks[at - 1] != 0x30:  # where a run of sixteen or more starts
             before = at - 1
-            if before >= 0 and data[before] == ord("-"):
-                before -= 1
             while before >= 0 and data[before] in _SPACE:
                 before -= 1
             if before >= 0 and data[before] in _BEFORE_LITERAL:
@@ -80,19 +78,16 @@ def has_exponent_literal(data: bytes, marks: bytes) -> bool:
     [True, False, False]
     """
     starts = []
-    for pattern in (b"0e0", b"0e-0"):
-        at = marks.find(pattern)
-        while at >= 0:
-            start = at
-            while start > 0 and marks[start - 1] == 0x30:
-                start -= 1
-            if start > 0 and data[start - 1] == 0x2D:  # a minus sign
-                start -= 1
-            if start == 0 or data[start - 1] in _LITERAL_BEFORE:
-                starts.append(start)
-            at = marks.find(pattern, at + 1)
+    at = marks.find(b"0e0")  # a sign after the "e" is marked "0" too
+    while at >= 0:
+        start = at
+        while start > 0 and marks[start - 1] == 0x30:
+            start -= 1
+        if start == 0 or data[start - 1] in _LITERAL_BEFORE:
+            starts.append(start)
+        at = marks.find(b"0e0", at + 1)
     quotes, counted = 0, 0
-    for start in sorted(starts):
+    for start in starts:
         quotes += data.count(b'"', counted, start)
         counted = start
         if quotes % 2 == 0:
