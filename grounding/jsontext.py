@@ -20,7 +20,7 @@ from grounding.normalise import spell_decimal
 
 # A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
 # or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
-# Runs are found in the text's marks with substring searches, several times faster than a pattern: digits
+# Runs are found in the text's marks with substring searches, several times faster than a pattern: digits,
 # signs and points mark "0", an exponent's "e" and commas stay, anything else is a space.
 _MARKS = bytes(
     ord("0") if chr(code) in "0123456789.+-" else ord("e") if chr(code) in "eE" else ord(",") if chr(code) == ","
@@ -30,7 +30,7 @@ _MARKS = bytes(
 _SIXTEEN = b"0" * 16
 _BEFORE_LITERAL = b":[,"
 _SPACE = b" \t\n\r\f\v"
-_LITERAL_BEFORE = frozenset(b":[, \t\n\r")  # what stands before a literal outside strings
+_SEPARATOR_OR_SPACE = frozenset(b":[, \t\n\r")  # what stands just before a literal outside strings
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -83,7 +83,7 @@ def has_exponent_literal(data: bytes, marks: bytes) -> bool:
         start = at
         while start > 0 and marks[start - 1] == 0x30:
             start -= 1
-        if start == 0 or data[start - 1] in _LITERAL_BEFORE:
+        if start == 0 or data[start - 1] in _SEPARATOR_OR_SPACE:
             starts.append(start)
         at = marks.find(b"0e0", at + 1)
     quotes, counted = 0, 0

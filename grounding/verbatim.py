@@ -64,9 +64,9 @@ def see_json(text: str, notes: jsontext.Notes) -> Seen:
     With no backslash, every string is the text between two quotes, as parsed;
     a number literal with an exponent is spelled by the index with digits its
     text does not show, so such a text is searched no further. Without a comma
-    between digits or a currency sign, the lowered text is its own search text. An ASCII text's
-    literals are found in it when asked (says); splitting every text at its
-    quotes costs more than all the questions.
+    between digits or a currency sign, the lowered text is its own search
+    text. An ASCII text's literals are found in it when asked (says):
+    splitting every text at its quotes costs more than all the questions.
     """
     if "\\" in text:
         return Seen()
