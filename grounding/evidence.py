@@ -18,7 +18,7 @@ import regex
 
 from grounding import jsontext, pyrepr, verbatim
 from grounding.dates import MONTHS, prose_dates, twelve_hour_times
-from grounding.normalise import lookup_forms, normalise, spell_decimal, spell_number
+from grounding.normalise import LEADING_MARKS, lookup_forms, normalise, spell_decimal, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
 
@@ -154,6 +154,15 @@ class _Reader:
             else:
                 self.forms.prose_iso.add(date.iso)
 
+    def text_numbers(self, text: str) -> None:
+        """Only the numbers (and operands) text holds: those of the runs that can begin a number."""
+        distinct = runs(text, fast=not self.options.straightforward)
+        readings = self.tokens.readings({run for run in distinct if _may_hold_number(run)})
+        numbers = set(chain.from_iterable(r.numbers for r in readings))
+        self.forms.numbers |= numbers
+        if self.typed:
+            self.forms.operands |= numbers
+
     def strings(self, strings: list[str]) -> None:
         """Keys and string leaves: each indexed as its tokens (digits in a string are not typed numbers)."""
         if not strings:
@@ -174,6 +183,16 @@ class _Reader:
         self.forms.numbers.add(magnitude)
         if self.typed:
             self.forms.operands.add(magnitude)
+
+
+def _may_hold_number(run: str) -> bool:
+    """False when no token of run is read as a number: a number, once normalised, begins with a digit or
+    a minus sign, and normalising drops only leading marks before it (a run with a comma is several
+    tokens)."""
+    if "," in run:
+        return True
+    first = run.lstrip(LEADING_MARKS)[:1]
+    return first == "-" or first.isdecimal()
 
 
 def read_exempt(text: str, options: ReadOptions) -> Forms:
@@ -262,16 +281,20 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
 
 
 def read_numbers(examined: Examined, options: ReadOptions, literals: Iterable[str] | None = None) -> Forms | None:
-    """The numbers of a JSON result that did not fail, with its collections, its strings left unread
-    (derived values need every operand, not every token); None when it must be read whole.
+    """The numbers of a result that did not fail: of a JSON one with its collections, its strings left
+    unread (derived values need every operand, not every token); of a text, the tokens that can be
+    numbers only. None when it must be read whole (it failed).
 
     Their plain forms are left for reading the result whole: the index does that before answering any
     question about a form the result's search text holds. With the number literals its text was seen
     to hold, the numbers are spelled from those, and only containers are walked for collections.
     """
-    if examined.failed or examined.document is _TEXT:
+    if examined.failed:
         return None
     forms = Forms()
+    if examined.document is _TEXT:
+        _Reader(forms, options, typed=True, lookups=False).text_numbers(examined.text)
+        return forms
     numbers = _numbers_of(literals) if literals is not None else None
     if numbers is not None and type(examined.document) in (dict, list):
         forms.numbers = numbers

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import regex
 
-_LEAD = "$#@+'\"`([{<"
+LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
 _TRAIL = ".,;:!?%'\"`)]}>"
 _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
@@ -44,7 +44,7 @@ def normalise(token: str) -> str:
     ['1234567.5', '2048', '-1475', 'fc1/3', '007', '5']
     """
     text = fold_digits(token.lower()).strip()
-    text = text.lstrip(_LEAD).rstrip(_TRAIL)
+    text = text.lstrip(LEADING_MARKS).rstrip(_TRAIL)
     first = text[:1]
     if first in _SIGNS:
         signed = _SIGNED_CURRENCY.match(text)

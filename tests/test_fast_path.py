@@ -285,3 +285,25 @@ def test_an_example_is_told_without_its_patterns_only_when_no_trigger_word_is_ne
         assert quick == examples._after_trigger(text, start, end)
     finally:
         examples._TRIGGER_WORDS = examples_words
+
+
+_TEXT_TOKENS = st.sampled_from(["$1,234.50", "-5", "+$3", "-$7.25", "abc,123", "۳۴۵۶", "12kg", "(4200)", "x-7",
+                                "#991", "'0042'", "v2.1", "2024-01-05", "7am", "1,2,3", "-", "$", "ORD-77", "3.10",
+                                "[15%]", "<99>", "@5000", "ten"])
+
+
+@given(st.lists(_TEXT_TOKENS, max_size=12), st.sampled_from([" ", "\n", " | ", ", "]))
+def test_the_numbers_of_a_text_result_are_those_a_whole_reading_finds(tokens, joiner):
+    from grounding.evidence import ReadOptions, examine_result, read_examined, read_numbers
+
+    text = "Results: " + joiner.join(tokens)
+    examined = examine_result(text, ReadOptions(), False, None, None)
+    whole = read_examined(examined, ReadOptions())
+    numbers_only = read_numbers(examined, ReadOptions())
+    assert numbers_only is not None
+    assert (numbers_only.numbers, numbers_only.operands) == (whole.numbers, whole.operands)
+
+
+def test_a_sum_over_a_text_result_is_derived_from_its_numbers():
+    verdict = both("count 1200 items\nfees: $3,617.00 and -$45.5", answer="Together 4,817 items.")
+    assert via(verdict) == {"4817": "derived"}
