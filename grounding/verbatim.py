@@ -25,7 +25,9 @@ _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
-_TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})")  # every form a time of day is read as starts so (dates.time_forms)
+# Every form a time of day is read as has this shape (dates.time_forms: 24- and 12-hour, seconds, a
+# meridiem or a day marker); a form of another shape that begins like one (a WWN) is held only as written.
+_TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
 _MERIDIEMS = ("am", "pm", "a.m", "p.m")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every name of a month begins so
@@ -170,7 +172,7 @@ def keys(form: str) -> tuple[str, ...]:
     ``15:00``, so a form on the hour is also sought by its meridiem. A prose
     date (``March 5, 2024`` is read as ``2024-03-05``) always writes the year.
     """
-    time = _TIME_OF_DAY.match(form)
+    time = _TIME_OF_DAY.fullmatch(form)
     if time is not None:
         minutes = time.group(1)
         return (":" + minutes,) + (_MERIDIEMS if minutes == "00" else ())

@@ -307,3 +307,22 @@ def test_the_numbers_of_a_text_result_are_those_a_whole_reading_finds(tokens, jo
 def test_a_sum_over_a_text_result_is_derived_from_its_numbers():
     verdict = both("count 1200 items\nfees: $3,617.00 and -$45.5", answer="Together 4,817 items.")
     assert via(verdict) == {"4817": "derived"}
+
+
+@given(st.integers(0, 24), st.integers(0, 59), st.one_of(st.none(), st.integers(0, 60)),
+       st.sampled_from(["", "z", "+1", "-1", "+02:00"]), st.sampled_from(["am", "pm", " a.m.", "PM"]))
+def test_every_form_a_time_of_day_is_read_as_is_sought_by_its_minutes(hour, minute, second, offset, meridiem):
+    from grounding.dates import date_parts, twelve_hour_times
+
+    written = f"{hour:02d}:{minute:02d}" + (f":{second:02d}" if second is not None else "") + offset
+    forms = set(date_parts(f"2024-05-06t{written}")) - {"2024", "2024-05-06"}
+    forms |= set(twelve_hour_times(f"at {hour % 13}:{minute:02d}{meridiem} today"))
+    for form in forms:
+        assert f":{minute:02d}" in verbatim.keys(form)
+
+
+def test_a_form_shaped_unlike_any_time_is_sought_as_written():
+    assert verbatim.keys("20:30:1a:2b:3c:4d:5e:6f") == ("20:30:1a:2b:3c:4d:5e:6f",)
+    assert verbatim.keys("16:20") == (":20",) and verbatim.keys("3:00pm")[0] == ":00"
+    verdict = both('{"wwn": "20:30:1a:2b:3c:4d:5e:6f", "at": "16:20"}', answer="WWN 20:30:1a:2b:3c:4d:5e:6f at 4:20pm.")
+    assert unsupported(verdict) == [] and via(verdict) == {"4:20pm": "date-part"}
