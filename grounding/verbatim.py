@@ -134,13 +134,26 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False, quotes:
             if token:
                 return True
         else:
-            whole_literal = literal and before in _LITERAL_BEFORE_TEXT and after in _LITERAL_AFTER_TEXT
+            whole_literal = literal and before in _LITERAL_BEFORE_TEXT and _literal_ends(text, end, value)
             if token or whole_literal:
                 inside = _in_string(text, at, quotes)
                 if (token and inside) or (whole_literal and not inside):
                     return True
         at = text.find(value, at + 1)
     return False
+
+
+def _literal_ends(text: str, end: int, value: str) -> bool:
+    """True when a number literal starting with value ends at end, or after zeros its index spelling drops
+    (``12.50``, ``13666.0``: a float literal of 15 digits or fewer is spelled by its repr)."""
+    if "." in value:
+        while end < len(text) and text[end] == "0":
+            end += 1
+    elif text.startswith(".0", end):
+        end += 2
+        while end < len(text) and text[end] == "0":
+            end += 1
+    return end == len(text) or text[end] in _LITERAL_AFTER_TEXT
 
 
 @lru_cache(maxsize=1 << 14)  # asked of every operand each time a conversation's operands grow

@@ -258,7 +258,10 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     seen = verbatim.see_json(text, jsontext.Notes(False, True))
     holds = verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes)
     in_a_string = verbatim.says(text, asked, True)
-    assert holds == (verbatim.is_canonical(asked) and asked in literals or in_a_string)
+    # a literal says the number the index spells it as (12.50 says 12.5), but "-0.0" does not say 0
+    spelled = {spell_decimal(Decimal(lit)) for lit in literals
+               if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", lit) and not (lit.startswith("-") and Decimal(lit) == 0)}
+    assert holds == (verbatim.is_canonical(asked) and asked in spelled or in_a_string)
     assert verbatim.json_literals(text) == literals
 
 
@@ -326,3 +329,25 @@ def test_a_form_shaped_unlike_any_time_is_sought_as_written():
     assert verbatim.keys("16:20") == (":20",) and verbatim.keys("3:00pm")[0] == ":00"
     verdict = both('{"wwn": "20:30:1a:2b:3c:4d:5e:6f", "at": "16:20"}', answer="WWN 20:30:1a:2b:3c:4d:5e:6f at 4:20pm.")
     assert unsupported(verdict) == [] and via(verdict) == {"4:20pm": "date-part"}
+
+
+@given(st.from_regex(r"-?(0|[1-9][0-9]{0,8})(\.[0-9]{1,4})?", fullmatch=True), st.sampled_from(["", "0", "00"]),
+       st.booleans())
+def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(literal, zeros, spaced):
+    from grounding.evidence import ReadOptions, read_tool_result
+    from grounding.index import EvidenceIndex
+
+    written = literal + (zeros if "." in literal else "." + zeros if zeros else "")
+    text = json.dumps({"n": json.loads(written), "s": "x" + literal}, separators=(", ", ": ") if spaced else (",", ":"))
+    text = text.replace(json.dumps(json.loads(written)), written, 1)  # keep the zeros as written
+    held = read_tool_result(text, ReadOptions(straightforward=True)).plain
+    index = EvidenceIndex()
+    index.see_result(text)
+    spelled = spell_decimal(Decimal(written))
+    asked = {spelled, literal, written, spelled + "0", "-" + spelled, spelled.lstrip("-"), spelled + ".5",
+             spelled[:-1].rstrip(".")}
+    for value in asked:
+        if index.says_verbatim(value):
+            assert value in held, (text, value)
+    if verbatim.is_canonical(spelled) and Decimal(written) != 0:
+        assert index.says_verbatim(spelled), (text, spelled)
