@@ -78,6 +78,8 @@ class Computations:
         return self._results
 
     def _read_text(self, text: str) -> None:
+        if not _may_compute(text):
+            return
         lines = [_Line(raw, lex_line(raw)) for raw in text.split("\n")]
         per_unit: list[tuple[str, Num]] = []
         for number, line in enumerate(lines):
@@ -161,6 +163,14 @@ class Computations:
         if self._results is not None and magnitude in self._results:
             return True
         return digit_count(spelled) >= self._settings.min_digits and find_formula(magnitude, index) is not None
+
+
+def _may_compute(text: str) -> bool:
+    """False when text can state no computation: it writes no "=" (equations), no "for" (per-unit
+    amounts need "for N things") and no total word (listed totals). Lexing every answer costs more."""
+    if not text.isascii():
+        return True  # case-folding beyond ASCII is left to the patterns
+    return "=" in text or "for" in text.lower() or _TOTAL_WORD.search(text) is not None
 
 
 def _holds(computed: Decimal, written: Num) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from conftest import openai_record, unsupported, via
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from grounding import jsontext, verbatim
@@ -351,3 +351,38 @@ def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(lite
             assert value in held, (text, value)
     if verbatim.is_canonical(spelled) and Decimal(written) != 0:
         assert index.says_verbatim(spelled), (text, spelled)
+
+
+_ANSWER_PARTS = st.sampled_from([
+    "$120 per night", "$120 per night,", "$360 for 3 nights.", "for 3 nights", "For 3 nights", "$360", "= $360",
+    "total", "Total: $20", "Subtotal:", "$1,200.50", "4 x 3 = 12", "12 + 30 = 42", "EUR 75", "- $45", "\n",
+    "\n- item $10", "- item $10\n- item $10\nTotal: $20", "Sum", "fort", "x", "(5)", "7 * 6", "42", "ok;", "→ $99",
+])
+
+
+@given(st.lists(_ANSWER_PARTS, max_size=10))
+@example(["$120 per night,", "$360 for 3 nights."])  # a per-unit amount: only "for" marks it
+@example(["- item $10\n- item $10\nTotal: $20"])  # a listed total: only its word marks it
+def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_find(parts):
+    from grounding import arithmetic
+    from grounding.candidates import read_answer
+    from grounding.index import EvidenceIndex
+
+    text = " ".join(parts)
+    answer, settings = read_answer(text, Settings()), Settings()
+
+    def read_index() -> EvidenceIndex:
+        index = EvidenceIndex()
+        index.see_result('{"amounts": [120, 360, 10, 20, 30, 1200.5, 75, 45, 99, 12, 42, 4, 3, 5, 7, 6, 2]}')
+        return index
+
+    quick = arithmetic.Computations(answer, read_index(), settings)
+    quick_results = quick._read()
+    saved, arithmetic._may_compute = arithmetic._may_compute, lambda text: True
+    try:
+        every = arithmetic.Computations(answer, read_index(), settings)
+        assert (quick_results, quick._refuted) == (every._read(), every._refuted)
+        if parts in (["$120 per night,", "$360 for 3 nights."], ["- item $10\n- item $10\nTotal: $20"]):
+            assert quick_results  # the examples do state something
+    finally:
+        arithmetic._may_compute = saved
