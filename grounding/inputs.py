@@ -205,11 +205,15 @@ def loads(raw: bytes) -> object:
 
 
 def _loads(raw: bytes) -> object:
-    if not jsontext.has_long_literal(raw):
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass  # NaN, deep nesting: the standard parser decides
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass  # NaN, deep nesting: the standard parser decides
+    else:
+        # a literal orjson cannot keep comes back as a float (long integers too), so a record holding no
+        # float is exact; only one that does is searched for long literals (a pass over every byte)
+        if not _may_hold_a_float(value) or not jsontext.has_long_literal(raw):
+            return value
     text = raw.decode("utf-8")  # a UnicodeDecodeError is reported with its byte offset
     if _SURROGATE_ESCAPE.search(text):
         text = _LONE_SURROGATE.sub(r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8
@@ -217,6 +221,24 @@ def _loads(raw: bytes) -> object:
         return json.loads(text, parse_float=Decimal)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
+
+
+def _may_hold_a_float(value: object, budget: int = 256) -> bool:
+    """True when a parsed record holds a float, or is too large to walk cheaply (then say it may)."""
+    stack = [value]
+    while stack:
+        budget -= 1
+        if budget < 0:
+            return True
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif kind is float:
+            return True
+    return False
 
 
 def _describe(error: ValueError, raw: bytes, start: int = 0) -> str:

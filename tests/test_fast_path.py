@@ -386,3 +386,13 @@ def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_f
             assert quick_results  # the examples do state something
     finally:
         arithmetic._may_compute = saved
+
+
+@given(st.one_of(st.integers(-(10**30), 10**30), st.decimals(allow_nan=False, allow_infinity=False, places=8)),
+       st.integers(0, 400))
+def test_a_record_is_read_exactly_whatever_its_size(number, padding):
+    from grounding.inputs import loads
+
+    record = {"id": "r", "pad": list(range(padding)), "messages": [{"role": "tool", "content": "x"}]}
+    raw = json.dumps(record)[:-1] + f', "n": {number}}}'
+    assert Decimal(str(loads(raw.encode())["n"])) == Decimal(str(number))  # no digit lost, small record or large
