@@ -98,7 +98,7 @@ def has_exponent_literal(data: bytes, marks: bytes) -> bool:
 class Notes(NamedTuple):
     """What a JSON text's marks tell beyond its parse (see parse_noting)."""
 
-    exponent: bool  # a number literal has an exponent (told only when the text has no backslash)
+    exponent: bool  # a number literal has an exponent (meaningful for a text without backslash: see_json)
     digit_comma: bool  # a comma may stand between two digits (a grouping comma, in a string)
 
 
@@ -112,8 +112,7 @@ def parse_noting(text: str) -> tuple[object, Notes]:
     data = text.encode("utf-8", "surrogatepass")
     marks = data.translate(_MARKS)
     document = _parse(text, has_long_literal(data, marks))
-    exponent = b"\\" not in data and b"e" in marks and has_exponent_literal(data, marks)
-    return document, Notes(exponent, b"0,0" in marks)
+    return document, Notes(has_exponent_literal(data, marks), b"0,0" in marks)
 
 
 def _parse(text: str, long_literal: bool) -> object:
