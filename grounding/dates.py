@@ -35,6 +35,7 @@ _MONTH_NAME = "|".join(
 )
 # Every month name the pattern takes begins with one of these (Sept with Sep, MAY with MAY).
 _MONTH_STARTS = tuple({name[:3] for name in _MONTH_NAME.split("|")})
+_ANY_MONTH_START = re.compile("|".join(sorted(_MONTH_STARTS)))  # one search, not one per start
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"
 _PROSE_DATE = regex.compile(
@@ -143,8 +144,8 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
     >>> [d.iso or d.month_day for d in prose_dates("Monday, May 26, 2024 and 14 March, and may 3")]
     ['2024-05-26', '03-14']
     """
-    if not any(start in text for start in _MONTH_STARTS):
-        return  # a few substring searches rule out most texts faster than the pattern can
+    if _ANY_MONTH_START.search(text) is None:
+        return  # rules out most texts faster than the pattern can
     for match in _PROSE_DATE.finditer(text):
         month_name = match.group("month") or match.group("month2")
         day = int(match.group("day") or match.group("day2"))
