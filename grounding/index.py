@@ -196,7 +196,7 @@ class EvidenceIndex:
             return False
         if value in self._said:
             return True
-        for text, in_strings, quotes in self._said_texts:
+        for text, in_strings, quotes in reversed(self._said_texts):  # an answer quotes its latest results most
             if verbatim.says(text, value, in_strings, literal, quotes):
                 return True
         return False
