@@ -485,14 +485,8 @@ def _is_empty_value(value: object) -> bool:
 def _says_nothing(document: object, arguments: Forms) -> bool:
     """True when no scalar of the document says anything beyond the call's arguments (§9.6)."""
     spelled = set(arguments.every_form())
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif node is True:
+    for node in jsontext.leaves(document):
+        if node is True:
             return False
         elif isinstance(node, str):
             value = normalise(node)
@@ -511,17 +505,10 @@ def _says_more_than(document: object, arguments: str) -> bool:
     if "\\" in arguments or verbatim.has_exponent(arguments):
         return False  # escaped strings, or numbers spelled with digits the text does not show
     searched = verbatim.search_text(arguments)
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        elif node is True:
+    for node in jsontext.leaves(document):
+        if node is True:
             return True
-        elif kind is str:
+        elif type(node) is str:
             value = normalise(node)
             if value and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched:
                 return True

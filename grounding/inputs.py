@@ -224,19 +224,9 @@ def _loads(raw: bytes) -> object:
 
 
 def _may_hold_a_float(value: object, budget: int = 256) -> bool:
-    """True when a parsed record holds a float, or is too large to walk cheaply (then say it may)."""
-    stack = [value]
-    while stack:
-        budget -= 1
-        if budget < 0:
-            return True
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        elif kind is float:
+    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may)."""
+    for count, leaf in enumerate(jsontext.leaves(value)):
+        if count >= budget or type(leaf) is float:
             return True
     return False
 

@@ -8,6 +8,7 @@ again with numbers kept as written.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -125,6 +126,20 @@ def _parse(text: str, long_literal: bool) -> object:
         return json.loads(text, parse_float=Decimal, parse_constant=lambda name: Constant(_CONSTANTS[name]))
     except (ValueError, RecursionError) as error:
         raise NotJson(str(error)) from None
+
+
+def leaves(document: object) -> Iterator[object]:
+    """Every scalar of a parsed document, in no particular order (explicit stack: documents can be deep)."""
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        else:
+            yield node
 
 
 def number_spelling(number: object) -> str:

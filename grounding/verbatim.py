@@ -73,13 +73,14 @@ def see_json(text: str, notes: jsontext.Notes) -> Seen:
     if "\\" in text:
         return Seen()
     lowered = text.lower()
+    ascii = lowered.isascii()
     if notes.exponent:
         searchable = None
-    elif notes.digit_comma or "$" in lowered or not lowered.isascii():
+    elif notes.digit_comma or "$" in lowered or not ascii:
         searchable = _searchable(lowered)
     else:
         searchable = lowered  # nothing to drop (see _searchable), and no copy to make
-    if lowered.isascii():
+    if ascii:
         return Seen(searchable, said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered))
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
     return Seen(searchable, said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), json=True)
