@@ -22,20 +22,25 @@ def find_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
     """
     if magnitude <= 0:
         return None
-    total = index.totals().get(magnitude)
+    total = index.total_formula(magnitude)
     if total is not None:
         return total
     target = spell(magnitude)
-    operands = index.operands()
     spelled = index.operands_spelled()  # an operand is found by value, then spelled as the index spells it
-    for spelling, x in operands.items():
-        y = spelled.get(magnitude - x)
-        if y is not None and x > operands[y] > 0 and _not_neighbours(target, spelling, y):
-            return f"{target} = {spelling} + {y}"
-    for spelling, y in operands.items():
-        x = spelled.get(magnitude + y)
-        if x is not None and _not_neighbours(target, x, spelling):
-            return f"{target} = {x} - {spelling}"
+    values = index.operand_values().values()
+    # Most values asked about are none of these: one pass in C over every operand tells, before the
+    # ordered search that picks the formula to show.
+    if not spelled.keys().isdisjoint(map(magnitude.__sub__, values)):
+        operands = index.operands()
+        for spelling, x in operands.items():
+            y = spelled.get(magnitude - x)
+            if y is not None and x > operands[y] > 0 and _not_neighbours(target, spelling, y):
+                return f"{target} = {spelling} + {y}"
+    if not spelled.keys().isdisjoint(map(magnitude.__add__, values)):
+        for spelling, y in index.operands().items():
+            x = spelled.get(magnitude + y)
+            if x is not None and _not_neighbours(target, x, spelling):
+                return f"{target} = {x} - {spelling}"
     for k in _MULTIPLES:
         x = magnitude / k
         if x * k == magnitude and spelled.get(x) is not None and _not_neighbours(target, spelled[x]):

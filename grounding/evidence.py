@@ -8,8 +8,9 @@ prose date), so the verdict can say which route grounded a value.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import chain
@@ -37,7 +38,8 @@ class Forms:
     component: set[str] = field(default_factory=set)
     numbers: set[str] = field(default_factory=set)  # spellings of absolute values: sign, rounding (§9.3)
     operands: set[str] = field(default_factory=set)  # numbers a tool typed as numbers (§9.7)
-    collections: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # for totals (§9.7)
+    # for totals (§9.7): each collection's members as parsed, with the key they share (None: an array)
+    collections: list[tuple[list, str | None]] = field(default_factory=list)
     prose_iso: set[str] = field(default_factory=set)  # prose dates with a year (§9.10)
     month_days: set[str] = field(default_factory=set)  # yearless prose dates (§9.10)
     # the string leaves of each document, NUL-joined and kept as one text: only masks read them whole (§9.11)
@@ -70,7 +72,8 @@ class Forms:
         self.numbers -= forms.numbers | spelled
         self.operands -= forms.numbers | spelled
         self.collections = [
-            (tuple(n for n in numbers if n not in forms.numbers), label) for numbers, label in self.collections
+            ([n for n in members if jsontext.number_spelling(n).lstrip("-") not in forms.numbers], key)
+            for members, key in self.collections
         ]
         self.prose_iso -= spelled
         self.month_days -= forms.month_days | {iso[5:] for iso in spelled if is_iso_date(iso)}
@@ -280,7 +283,7 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     return forms
 
 
-def read_numbers(examined: Examined, options: ReadOptions, literals: Iterable[str] | None = None) -> Forms | None:
+def read_numbers(examined: Examined, options: ReadOptions, literals: set[str] | None = None) -> Forms | None:
     """The numbers of a result that did not fail: of a JSON one with its collections, its strings left
     unread (derived values need every operand, not every token); of a text, the tokens that can be
     numbers only. None when it must be read whole (it failed).
@@ -305,20 +308,19 @@ def read_numbers(examined: Examined, options: ReadOptions, literals: Iterable[st
     return forms
 
 
-def _numbers_of(literals: Iterable[str]) -> set[str] | None:
+def _numbers_of(literals: set[str]) -> set[str] | None:
     """The magnitudes of number literals as the index spells them; None when one has an exponent (its
-    value may not survive the parse) or is no JSON number (NaN)."""
-    numbers = set()
-    for literal in literals:
-        if literal in _JSON_WORDS:
-            continue
-        if verbatim.is_canonical(literal):
-            numbers.add(literal.lstrip("-"))  # spelled as written (see verbatim.is_canonical)
-        elif _JSON_NUMBER.fullmatch(literal) is not None:
-            numbers.add(spell_decimal(Decimal(literal)).lstrip("-"))
-        else:
+    value may not survive the parse) or is no JSON number (NaN). Set operations and one regex in C: a
+    result holds thousands of literals, almost all spelled as the index spells them."""
+    numbers = literals - _JSON_WORDS
+    spelled = set()
+    for literal in verbatim.not_canonical(numbers):
+        if _JSON_NUMBER.fullmatch(literal) is None:
             return None
-    return numbers
+        numbers.discard(literal)
+        spelled.add(spell_decimal(Decimal(literal)).lstrip("-"))
+    spelled.update(map(_WITHOUT_SIGN, numbers))  # the others are spelled as written (see verbatim.is_canonical)
+    return spelled
 
 
 def seen_of(examined: Examined) -> verbatim.Seen:
@@ -331,6 +333,7 @@ def seen_of(examined: Examined) -> verbatim.Seen:
     return verbatim.see_json(examined.text, examined.notes) if examined.exact_json else verbatim.Seen()
 
 
+_WITHOUT_SIGN = operator.methodcaller("lstrip", "-")
 _TEXT = object()  # marks a result that is read as text, not as a JSON document
 _JSON_WORDS = frozenset({"true", "false", "null"})
 # No exponent: a literal of 15 or fewer digits reads back from a float as written, a longer one is parsed
@@ -416,14 +419,16 @@ def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
         _array_total(members, forms)
 
 
+_OBJECTS_ONLY = frozenset({dict})
+
+
 def _array_total(array: list, forms: Forms) -> None:
-    if all(jsontext.is_number(node) for node in array):
-        spellings = tuple(jsontext.number_spelling(n).lstrip("-") for n in array)
-        forms.collections.append((spellings, f"total of {len(spellings)} numbers"))
+    if jsontext.NUMBER_TYPES.issuperset(map(type, array)):
+        forms.collections.append((array, None))
 
 
 def _member_totals(members: list, forms: Forms) -> None:
-    if not all(type(member) is dict for member in members):
+    if not _OBJECTS_ONLY.issuperset(map(type, members)):
         return
     by_key: dict[str, list[object]] = {}
     numeric = jsontext.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
@@ -432,10 +437,8 @@ def _member_totals(members: list, forms: Forms) -> None:
             if type(child) in numeric:
                 by_key.setdefault(key, []).append(child)
     for key, numbers in by_key.items():
-        if len(numbers) < 2:
-            continue
-        spellings = [jsontext.number_spelling(number).lstrip("-") for number in numbers]
-        forms.collections.append((tuple(spellings), f"total of {key!r} over {len(spellings)} items"))
+        if len(numbers) >= 2:
+            forms.collections.append((numbers, key))  # spelled only if its total is asked for (grounding.totals)
 
 
 def spell(number: Decimal) -> str:

@@ -31,6 +31,7 @@ from grounding.evidence import (
 )
 from grounding.normalise import lookup_forms, normalise
 from grounding.token_readings import components_of
+from grounding.totals import Totals
 
 _WHOLE_SEPARATOR = "\x00"
 _HAS_DIGIT = re.compile(r"\d")
@@ -60,12 +61,12 @@ class EvidenceIndex:
         self._said: set[str] = set()
         self._said_texts: list[tuple[str, bool, list[int] | None]] = []
         self._literals: set[str] = set()  # literals of non-ASCII JSON pieces seen verbatim (ASCII: see says)
-        self._collections: list[tuple[int, tuple[str, ...], str]] = []  # (order, spellings, label) for totals
+        self._collections: list[tuple[int, list, str | None]] = []  # (order, members, key): see Forms.collections
         self._sorted_numbers: list[Decimal] | None = None
         self._operands: dict[str, Decimal] | None = None
         self._operands_spelled: dict[Decimal, str] | None = None
         self._operand_values: dict[str, Decimal] = {}  # every operand's value, worked out once
-        self._totals: dict[Decimal, str] | None = None
+        self._totals: Totals | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
 
@@ -172,7 +173,7 @@ class EvidenceIndex:
             mine.operands |= forms.operands
             self._operands = None
         if forms.collections:
-            self._collections.extend((order, spellings, label) for spellings, label in forms.collections)
+            self._collections.extend((order, members, key) for members, key in forms.collections)
             self._totals = None
         mine.prose_iso |= forms.prose_iso
         mine.month_days |= forms.month_days
@@ -286,43 +287,41 @@ class EvidenceIndex:
         at = bisect.bisect_left(numbers, low)
         return at < len(numbers) and numbers[at] <= high
 
-    def operands(self) -> dict[str, Decimal]:
-        """Operands of §9.7 by spelling, in a stable order."""
+    def operand_values(self) -> dict[str, Decimal]:
+        """Every operand of §9.7 by spelling, in no particular order (each value worked out once)."""
         self._read_numbers()
+        values = self._operand_values
+        if len(values) != len(self._forms.operands):  # the operands only grow, and values holds some of them
+            new = self._forms.operands - values.keys()
+            values.update(zip(new, map(Decimal, new)))
+            self._operands = self._operands_spelled = None
+        return values
+
+    def operands(self) -> dict[str, Decimal]:
+        """Operands of §9.7 by spelling, in a stable order: by value, then by spelling."""
+        values = self.operand_values()
         if self._operands is None:
-            values = self._operand_values
-            for spelling in self._forms.operands - values.keys():
-                values[spelling] = Decimal(spelling)
-            by_value = sorted((value, spelling) for spelling, value in values.items())  # then by spelling
-            self._operands = {spelling: value for value, spelling in by_value}
-            self._operands_spelled = None
+            self._operands = {spelling: value for value, spelling in sorted(zip(values.values(), values))}
         return self._operands
 
     def operands_spelled(self) -> dict[Decimal, str]:
         """The operands spelled as the index spells numbers, by value (``007`` is read as 7, but 7 is not
         spelled ``007``)."""
-        operands = self.operands()
+        values = self.operand_values()
         if self._operands_spelled is None:
-            # a canonical spelling (no zero padding, no trailing zeros) is the one the index spells its value
-            self._operands_spelled = {
-                value: spelling for spelling, value in operands.items() if verbatim.is_canonical(spelling)
-            }
+            # a canonical spelling (no zero padding, no trailing zeros) is the one the index spells its value,
+            # and a value has only one: so the rest are dropped and each value keeps the spelling left
+            canonical = values.keys() - set(verbatim.not_canonical(values))
+            self._operands_spelled = dict(zip(map(values.__getitem__, canonical), canonical))
         return self._operands_spelled
 
-    def totals(self) -> dict[Decimal, str]:
-        """Collection totals of §9.7, each with the formula that shows it, first read first."""
+    def total_formula(self, magnitude: Decimal) -> str | None:
+        """The formula of the first collection read whose total (§9.7) is magnitude, or None."""
         self._read_numbers()
         if self._totals is None:
-            self._totals = {}
-            for _, spellings, label in sorted(self._collections, key=lambda entry: entry[0]):
-                if len(spellings) < 2:
-                    continue
-                values = [Decimal(s) for s in spellings]
-                total = sum(values, Decimal(0))
-                if total not in self._totals:
-                    addends = " + ".join(spellings[:6]) + (" + …" if len(spellings) > 6 else "")
-                    self._totals[total] = f"{spell(total)} = {addends} ({label})"
-        return self._totals
+            in_order = sorted(self._collections, key=lambda entry: entry[0])
+            self._totals = Totals([(members, key) for _, members, key in in_order])
+        return self._totals.formula(magnitude)
 
     def wholes(self) -> set[str]:
         """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""

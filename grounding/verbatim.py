@@ -12,6 +12,7 @@ question could be answered from (see search_text).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,6 +26,7 @@ _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
+_NOT_CANONICAL_LINE = re.compile(r"^(?!(?!-0$)-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$).*$", re.MULTILINE)
 # Every form a time of day is read as has this shape (dates.time_forms: 24- and 12-hour, seconds, a
 # meridiem or a day marker); a form of another shape that begins like one (a WWN) is held only as written.
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
@@ -165,6 +167,16 @@ def is_canonical(literal: str) -> bool:
     (jsontext), shorter floats round-trip through their repr.
     """
     return literal != "-0" and _CANONICAL_NUMBER.fullmatch(literal) is not None
+
+
+def not_canonical(literals: Collection[str]) -> list[str]:
+    """Those of literals (JSON number literals, or magnitudes) that is_canonical rejects, found by one regex
+    over them all.
+
+    >>> not_canonical(["12", "12.50", "-0", "0.5", "007"])
+    ['12.50', '-0', '007']
+    """
+    return _NOT_CANONICAL_LINE.findall("\n".join(literals)) if literals else []
 
 
 def has_exponent(text: str) -> bool:

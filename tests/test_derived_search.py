@@ -1,0 +1,112 @@
+"""The derived-value search (SPEC §9.7) rules values out in C first; it finds what trying everything finds.
+
+Each shortcut is pinned against the straightforward search it skips: every
+collection added up exactly, every pair of operands tried in order.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from grounding import derive, jsontext, verbatim
+from grounding.evidence import Forms, spell
+from grounding.index import EvidenceIndex
+from grounding.totals import Totals
+
+_members = st.one_of(
+    st.integers(min_value=-(10**6), max_value=10**6),
+    st.integers(min_value=-(10**400), max_value=10**400),  # past a float's range
+    st.floats(min_value=-1e7, max_value=1e7, allow_nan=False).map(lambda x: round(x, 2)),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-(10**20), max_value=10**20),
+)
+_collections = st.lists(
+    st.tuples(st.lists(_members, min_size=0, max_size=6), st.sampled_from([None, "fee", "amount"])),
+    max_size=5,
+)
+
+
+def _every_total(collections: list[tuple[list, str | None]]) -> dict[Decimal, str]:
+    """Every collection added up exactly, the first with a total keeping it (the search before shortcuts)."""
+    totals: dict[Decimal, str] = {}
+    for members, key in collections:
+        spellings = [jsontext.number_spelling(member).lstrip("-") for member in members]
+        if len(spellings) < 2:
+            continue
+        total = sum((Decimal(s) for s in spellings), Decimal(0))
+        if total not in totals:
+            addends = " + ".join(spellings[:6]) + (" + …" if len(spellings) > 6 else "")
+            label = f"total of {len(spellings)} numbers" if key is None else f"total of {key!r} over {len(spellings)} items"
+            totals[total] = f"{spell(total)} = {addends} ({label})"
+    return totals
+
+
+@given(_collections, st.integers(0, 6), st.sampled_from([0, 1, -1]), st.decimals(allow_nan=False,
+                                                                                   allow_infinity=False, places=2))
+@example([([0.1, 0.2], None), ([Decimal("0.3"), 0], "fee")], 0, 0, Decimal(0))
+@example([([10**400, 1], None)], 0, 0, Decimal(0))
+@example([([5e-324] * 100, None)], 0, 0, Decimal(0))  # subnormal: '5e-324' is not the float's value
+def test_a_total_is_found_as_adding_up_every_collection_finds_it(collections, pick, nudge, other):
+    every = _every_total(collections)
+    totals = Totals(collections)
+    asked = list(every)
+    if asked:
+        exact = asked[pick % len(asked)]
+        asked.append(exact + nudge * Decimal("0.01"))  # a near miss must not pass for the total
+    asked.append(abs(other))
+    for magnitude in asked:
+        if magnitude > 0:
+            assert totals.formula(magnitude) == every.get(magnitude)
+
+
+@given(st.lists(st.from_regex(r"-?[0-9]{1,4}(\.[0-9]{1,3})?|-?0|[a-z]{1,5}|-?[0-9]e[0-9]", fullmatch=True)))
+def test_the_literals_not_spelled_as_the_index_spells_them_are_those_is_canonical_rejects(literals):
+    assert verbatim.not_canonical(literals) == [literal for literal in literals if not verbatim.is_canonical(literal)]
+
+
+def _every_pair(magnitude: Decimal, index: EvidenceIndex) -> str | None:
+    """find_formula without its shortcuts: every operand tried in order for a sum, then a difference."""
+    target = spell(magnitude)
+    operands = index.operands()
+    spelled = {value: spelling for spelling, value in operands.items() if verbatim.is_canonical(spelling)}
+    for spelling, x in operands.items():
+        y = spelled.get(magnitude - x)
+        if y is not None and x > operands[y] > 0 and derive._not_neighbours(target, spelling, y):
+            return f"{target} = {spelling} + {y}"
+    for spelling, y in operands.items():
+        x = spelled.get(magnitude + y)
+        if x is not None and derive._not_neighbours(target, x, spelling):
+            return f"{target} = {x} - {spelling}"
+    for k in range(2, 13):
+        x = magnitude / k
+        if x * k == magnitude and spelled.get(x) is not None and derive._not_neighbours(target, spelled[x]):
+            return f"{target} = {k} * {spelled[x]}"
+    return None
+
+
+_operand = st.one_of(
+    st.integers(0, 5000).map(str),
+    st.decimals(min_value=0, max_value=10**6, places=2, allow_nan=False).map(lambda d: spell(d)),
+    st.sampled_from(["007", "12.50", "0.0", "1200", "800", "2000"]),  # spellings the index does not write
+)
+
+
+@given(st.lists(_operand, min_size=0, max_size=12), st.lists(_operand, max_size=3), st.integers(0, 50),
+       st.integers(0, 50), st.integers(2, 12))
+@example(["1200", "800", "007", "7"], [], 0, 1, 2)
+def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, later, i, j, k):
+    index = EvidenceIndex()
+    index.add(Forms(operands=set(first), numbers=set(first)))
+    values = [Decimal(s) for s in first] or [Decimal(1)]
+    x, y = values[i % len(values)], values[j % len(values)]
+    asked = [x + y, abs(x - y), x * k, x + y + Decimal("0.01"), Decimal(17)]
+    for magnitude in asked:
+        if magnitude > 0:
+            assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
+    index.add(Forms(operands=set(later), numbers=set(later)))  # operands that arrive after a question
+    for magnitude in asked:
+        if magnitude > 0:
+            assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
