@@ -69,6 +69,12 @@ def _values_written(segment: str, words_matter: bool = True):
     """
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
     found = ((t.text, t.start, t.end) for t in tokens(segment)) if words_matter else tokens_with_digits(segment)
+    if not spans:  # most answers write no prose date
+        for text, start, end in found:
+            value = normalise(text)
+            if value:
+                yield text, value, start, end
+        return
     at, emitted = 0, -1
     for text, start, end in found:
         while at < len(spans) and spans[at][1] <= start:

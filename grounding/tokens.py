@@ -27,6 +27,9 @@ _ASCII_SEPARATORS_TO_SPACE = str.maketrans({i: " " for i in range(128) if chr(i)
 # costs one pass, not one per letter.
 _ASCII_RUN_WITH_DIGIT = re.compile(r"(?<![A-Za-z0-9:_\-/.,%+@#$])[A-Za-z:_\-/.,%+@#$]*+[0-9][A-Za-z0-9:_\-/.,%+@#$]*")
 _HAS_DIGIT = re.compile(r"\d")
+# An ASCII run whose only commas group one number the usual way ($45,789.43): one token, as _split_commas
+# finds, without its patterns (answers write most amounts so).
+_ONE_GROUPED_NUMBER = re.compile(r"[^,]*(?<![0-9])[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])[^,]*")
 # A comma splits unless it stands between two digits.
 _LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")
 _DIGIT_COMMA_RUN = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")
@@ -70,7 +73,7 @@ def tokens_with_digits(text: str) -> Iterator[tuple[str, int, int]]:
         return
     for run in _ASCII_RUN_WITH_DIGIT.finditer(text):
         word = run.group()
-        if "," not in word:
+        if "," not in word or _ONE_GROUPED_NUMBER.fullmatch(word) is not None:
             yield word, run.start(), run.end()
             continue
         for token in _split_commas(word, run.start()):

@@ -32,7 +32,7 @@ class Kind(Enum):
     DECLARED = "declared"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per distinct token an answer writes, and a frozen __init__ costs ~6x
 class Value:
     """A token that is a value: its normalised spelling, shape label and kind."""
 

@@ -1,7 +1,7 @@
 """SPEC §3: tokens, normalisation and lookup forms — the same functions on both sides."""
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from grounding.normalise import lookup_forms, normalise
@@ -72,7 +72,12 @@ def test_normalisation_is_idempotent_on_examples():
         assert normalise(once) == once
 
 
-@given(st.text("ab09 1,.-:$|*#\n", max_size=40) | st.text("a0 1,.-\u00e9\u0663", max_size=20))
+_GROUPING_PIECES = ["1", "12", "123", "1234", ",", ",123", ",12", ",1234", "$", "-", ".", ".5", "a", " ", "x1"]
+
+
+@given(st.text("ab09 1,.-:$|*#\n", max_size=40) | st.text("a0 1,.-\u00e9\u0663", max_size=20)
+       | st.lists(st.sampled_from(_GROUPING_PIECES), max_size=12).map("".join))
+@example("$1234,567.5 and 12,345,6789 and 1,234,567.89")
 def test_the_tokens_with_a_digit_are_the_tokens_that_hold_one(text):
     from grounding.tokens import tokens, tokens_with_digits
 
