@@ -160,8 +160,7 @@ class _Reader:
     def text_numbers(self, text: str) -> None:
         """Only the numbers (and operands) text holds: those of the runs that can begin a number."""
         distinct = runs(text, fast=not self.options.straightforward)
-        readings = self.tokens.readings({run for run in distinct if _may_hold_number(run)})
-        numbers = set(chain.from_iterable(r.numbers for r in readings))
+        numbers = self.tokens.numbers({run for run in distinct if _may_hold_number(run)})
         self.forms.numbers |= numbers
         if self.typed:
             self.forms.operands |= numbers
@@ -404,8 +403,15 @@ def _collections(document: dict | list, forms: Forms) -> None:
         node = stack.pop()
         is_list = type(node) is list
         members = node if is_list else list(node.values())
-        stack.extend([child for child in members if type(child) is dict or type(child) is list])
+        if not _flat_objects(members):  # objects holding no container make no collection and hold none
+            stack.extend([child for child in members if type(child) is dict or type(child) is list])
         _note_collection(members, is_list, forms)
+
+
+def _flat_objects(members: list) -> bool:
+    """True when members are objects whose values hold no object or array (rows of a table), told in C."""
+    return _OBJECTS_ONLY.issuperset(map(type, members)) and _CONTAINERS.isdisjoint(
+        map(type, chain.from_iterable(map(dict.values, members))))
 
 
 def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
@@ -420,6 +426,7 @@ def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
 
 
 _OBJECTS_ONLY = frozenset({dict})
+_CONTAINERS = frozenset({dict, list})
 
 
 def _array_total(array: list, forms: Forms) -> None:

@@ -67,6 +67,33 @@ class TokenReader:
             found = list(map(cache.get, runs))
         return [reading for reading in found if reading]
 
+    def numbers(self, runs: set[str]) -> set[str]:
+        """The numbers of the distinct token runs of a text: each run's TokenReading.numbers, without working
+        out the rest of a reading not made yet (derived values need numbers only)."""
+        found: set[str] = set()
+        cache = self._cache if self.cache else {}
+        for run in runs:
+            reading = cache.get(run)
+            if reading is not None:
+                if reading:
+                    found.update(reading.numbers)
+            elif "," not in run:
+                found.update(self._token_numbers(run))
+            else:
+                for token in split_run(run):
+                    found.update(self._token_numbers(token))
+        return found
+
+    def _token_numbers(self, raw: str) -> tuple[str, ...]:
+        """TokenReading.numbers of one token, as _read_token finds them."""
+        value = normalise(raw)
+        if not value or value[0] not in _NUMBER_LEAD or (not self.keep_words and not _HAS_DIGIT.search(value)):
+            return ()
+        if is_number(value):
+            return (canonical(value).lstrip("-"),)
+        number = split_unit(value)
+        return () if number is None else (canonical(spell_number(number)).lstrip("-"),)
+
     def _read_run(self, run: str) -> TokenReading | None:
         if "," not in run:
             return self._read_token(run)

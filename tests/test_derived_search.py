@@ -6,13 +6,14 @@ collection added up exactly, every pair of operands tried in order.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from grounding import derive, jsontext, verbatim
-from grounding.evidence import Forms, spell
+from grounding.evidence import Forms, ReadOptions, examine_result, read_examined, read_numbers, spell
 from grounding.index import EvidenceIndex
 from grounding.totals import Totals
 
@@ -110,3 +111,27 @@ def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, lat
     for magnitude in asked:
         if magnitude > 0:
             assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
+
+
+_scalars = st.one_of(st.integers(-50, 5000), st.floats(0, 1e4).map(lambda x: round(x, 2)), st.sampled_from(["a", "7"]),
+                     st.none())
+_documents = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["fee", "n", "rows", "x"]), inner,
+                                                               max_size=4),
+    max_leaves=30,
+)
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["fee", "n", "rows"]), _documents, max_size=3), min_size=1,
+                max_size=4) | _documents.filter(lambda d: isinstance(d, (dict, list))))
+@example([{"fee": 1}, {"fee": 2, "rows": [{"n": 3}, {"n": 4}]}])
+@example({"a": [{"fee": 1}, {"fee": 2}], "b": [[1, 2], {"x": [{"n": 5}, {"n": 6}]}]})
+def test_the_collections_found_visiting_containers_are_those_a_whole_reading_finds(document):
+    text = json.dumps(document)
+    examined = examine_result(text, ReadOptions(), False, None, None)
+    whole = read_examined(examined, ReadOptions())
+    numbers = read_numbers(examined, ReadOptions(), verbatim.json_literals(text))
+    assert numbers is not None
+    assert numbers.collections == whole.collections  # the same collections, in the same order
+    assert numbers.operands == whole.operands  # strings are no operands, and a whole reading reads them

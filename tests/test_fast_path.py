@@ -307,6 +307,16 @@ def test_the_numbers_of_a_text_result_are_those_a_whole_reading_finds(tokens, jo
     assert (numbers_only.numbers, numbers_only.operands) == (whole.numbers, whole.operands)
 
 
+@given(st.lists(_TEXT_TOKENS, max_size=12), st.booleans())
+def test_a_runs_numbers_are_those_of_its_whole_reading(tokens, keep_words):
+    from grounding.token_readings import TokenReader
+    from grounding.tokens import runs
+
+    distinct = runs(" ".join(tokens))
+    whole = {n for reading in TokenReader(4, keep_words, cache=False).readings(distinct) for n in reading.numbers}
+    assert TokenReader(4, keep_words).numbers(distinct) == whole  # a fresh reader: nothing read yet
+
+
 def test_a_sum_over_a_text_result_is_derived_from_its_numbers():
     verdict = both("count 1200 items\nfees: $3,617.00 and -$45.5", answer="Together 4,817 items.")
     assert via(verdict) == {"4817": "derived"}
