@@ -55,6 +55,9 @@ class EvidenceIndex:
         self.options = options if options is not None else ReadOptions()
         self._forms = Forms(min_digits=self.options.min_digits)
         self._unread: list[_Piece] = []
+        # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
+        # (pieces holding it are read by the search), and a value tried by route after route asks again.
+        self._searched: set[str] = set()
         self._pieces = 0
         # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
         # Normalising lowers a token first, so lowered runs lose nothing.
@@ -92,6 +95,7 @@ class EvidenceIndex:
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
         self._unread.append(_Piece(self._next_order(), source, seen.search, seen.json))
+        self._searched.clear()
         if seen.said is not None:
             self._said |= seen.said
         elif seen.said_text is not None:
@@ -124,8 +128,10 @@ class EvidenceIndex:
 
     def _forms_with(self, keys: list[str]) -> Forms:
         """The forms read so far, after reading every piece whose search text holds one of keys."""
-        if self._unread:
+        keys = [key for key in keys if key not in self._searched]
+        if keys and self._unread:
             self._read([p for p in self._unread if p.search is None or any(k in p.search for k in keys)])
+            self._searched.update(keys)
         return self._forms
 
     def _read(self, pieces: list[_Piece]) -> None:

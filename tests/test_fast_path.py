@@ -108,6 +108,17 @@ def test_a_component_in_a_later_piece():
     assert via(verdict) == {"5086243": "component"}
 
 
+def test_a_value_searched_for_in_vain_is_found_in_a_piece_seen_later():
+    first = openai_record({"order": "ORD-1"}, answer="Order 58214 is late.")
+    later = openai_record({"id": "gift_card_58214"}, answer="Order 58214 is late.")
+    record = {"id": "test", "messages": first["messages"] + later["messages"][1:]}  # one user turn, two answers
+    settings = build_settings()
+    fast, slow = _verdicts(record, settings), _verdicts(record, replace(settings, straightforward=True))
+    assert fast == slow
+    assert [unsupported(verdict) for verdict in fast] == [["58214"], []]
+    assert via(fast[1]) == {"58214": "component"}
+
+
 def test_a_failed_lookup_lends_nothing_its_arguments_spell():
     verdict = both({"error": "not found"}, answer="Order 88231 is missing.", arguments={"order": "88231"})
     assert unsupported(verdict) == ["88231"]
