@@ -89,9 +89,9 @@ def see_json(text: str, notes: jsontext.Notes) -> Seen:
 
 
 def json_literals(text: str) -> set[str]:
-    """The literals outside the strings of a JSON text with no backslash, lowered: numbers, true, false,
-    null."""
-    return _literals_outside(text.lower().split('"'))
+    """The literals outside the strings of a JSON text with no backslash, as written: numbers, true, false,
+    null (JSON writes those three in lower case, and only an exponent's e may be upper)."""
+    return _literals_outside(text.split('"'))
 
 
 def _literals_outside(parts: list[str]) -> set[str]:

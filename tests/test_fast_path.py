@@ -141,6 +141,7 @@ def test_operands_spelled_from_literals_match_the_parsed_numbers():
 def test_an_exponent_literal_sends_derived_values_to_the_walk():
     verdict = both('{"a": 1.5e3, "b": 500}', answer="Together 2,000.")
     assert via(verdict) == {"2000": "derived"}
+    assert via(both('{"a": 1.5E3, "b": 500}', answer="Together 2,000.")) == {"2000": "derived"}
 
 
 def test_an_invented_value_is_flagged_without_reading_unrelated_pieces():
