@@ -35,7 +35,9 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every name of a month begins so
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
-_CHUNK = 4096  # see quote_counts
+# See quote_counts. Most texts are shorter and are not counted ahead at all: a place's quotes are counted
+# from the start, and most texts are never asked about (4 KB chunks cost 0.7 % more instructions).
+_CHUNK = 65536
 # What stands around a number literal outside strings: JSON's separators and whitespace.
 _LITERAL_BEFORE_TEXT = frozenset(":[, \t\n\r")
 _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
