@@ -12,6 +12,7 @@ values, masks, prose dates) read every piece.
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -48,6 +49,21 @@ class _Piece:
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
 
 
+# Operands (and values) of at most this many characters, scaled below this limit, add and subtract exactly
+# in Decimal arithmetic too (28 digits), so integers tell what it would find (grounding.derive).
+SCALED_LENGTH = 24
+SCALED_LIMIT = 10**27
+_DECIMALS = re.compile(r"\.(\d+)")
+
+
+def _scaled(values: dict[str, Decimal]) -> tuple[int, set[int]] | None:
+    if values and max(map(len, values)) > SCALED_LENGTH:
+        return None
+    places = max(map(len, _DECIMALS.findall("\n".join(values))), default=0)
+    scaled = set(map(int, map(operator.methodcaller("scaleb", places), values.values())))
+    return (places, scaled) if not scaled or max(scaled) < SCALED_LIMIT else None
+
+
 class EvidenceIndex:
     """Everything read before an answer, grown as the conversation advances."""
 
@@ -69,6 +85,7 @@ class EvidenceIndex:
         self._operands: dict[str, Decimal] | None = None
         self._operands_spelled: dict[Decimal, str] | None = None
         self._operand_values: dict[str, Decimal] = {}  # every operand's value, worked out once
+        self._scaled: tuple[int, set[int]] | bool | None = None  # see scaled_operands; False: none such
         self._totals: Totals | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
@@ -300,8 +317,18 @@ class EvidenceIndex:
         if len(values) != len(self._forms.operands):  # the operands only grow, and values holds some of them
             new = self._forms.operands - values.keys()
             values.update(zip(new, map(Decimal, new)))
-            self._operands = self._operands_spelled = None
+            self._operands = self._operands_spelled = self._scaled = None
         return values
+
+    def scaled_operands(self) -> tuple[int, set[int]] | None:
+        """(places, every operand times 10**places as an integer), places being the most decimals an operand
+        is written with: sums, differences and multiples of operands are then told with integers, which hash
+        cheaply (hashing a Decimal with decimals costs a modular power). None when an operand is too long
+        for Decimal arithmetic, which rounds past 28 digits, to agree with integers."""
+        values = self.operand_values()
+        if self._scaled is None:
+            self._scaled = _scaled(values) or False
+        return self._scaled or None
 
     def operands(self) -> dict[str, Decimal]:
         """Operands of §9.7 by spelling, in a stable order: by value, then by spelling."""

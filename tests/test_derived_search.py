@@ -92,18 +92,25 @@ _operand = st.one_of(
     st.integers(0, 5000).map(str),
     st.decimals(min_value=0, max_value=10**6, places=2, allow_nan=False).map(lambda d: spell(d)),
     st.sampled_from(["007", "12.50", "0.0", "1200", "800", "2000"]),  # spellings the index does not write
+    # past what integers tell for Decimal arithmetic (28 digits): long, or with many decimals
+    st.sampled_from(["123456789012345678901234567", "0.00000000000000000001", "99999999999999999999999.5",
+                     "0.3333333333333333333333333333", "1.0000000000000000000001"]),
 )
 
 
 @given(st.lists(_operand, min_size=0, max_size=12), st.lists(_operand, max_size=3), st.integers(0, 50),
        st.integers(0, 50), st.integers(2, 12))
 @example(["1200", "800", "007", "7"], [], 0, 1, 2)
+@example(["99999999999999999999999.5", "0.00000000000000000001"], [], 0, 1, 2)
+@example(["0.3333333333333333333333333333", "5"], [], 0, 1, 3)
+@example(["0.5", "1.25"], [], 0, 1, 2)  # operands written with different decimals
 def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, later, i, j, k):
     index = EvidenceIndex()
     index.add(Forms(operands=set(first), numbers=set(first)))
     values = [Decimal(s) for s in first] or [Decimal(1)]
     x, y = values[i % len(values)], values[j % len(values)]
-    asked = [x + y, abs(x - y), x * k, x + y + Decimal("0.01"), Decimal(17)]
+    asked = [x + y, abs(x - y), x * k, x + y + Decimal("0.01"), x + y + Decimal("0.001"), Decimal(17),
+             Decimal("123456789012345678901234"), Decimal(2) / 3]
     for magnitude in asked:
         if magnitude > 0:
             assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
