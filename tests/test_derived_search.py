@@ -110,7 +110,7 @@ def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, lat
     values = [Decimal(s) for s in first] or [Decimal(1)]
     x, y = values[i % len(values)], values[j % len(values)]
     asked = [x + y, abs(x - y), x * k, x + y + Decimal("0.01"), x + y + Decimal("0.001"), Decimal(17),
-             Decimal("123456789012345678901234"), Decimal(2) / 3]
+             Decimal(123456789012345678901234), Decimal(2) / 3]
     for magnitude in asked:
         if magnitude > 0:
             assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
