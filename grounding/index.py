@@ -44,7 +44,7 @@ class _Piece:
 
     order: int  # its place in the conversation: collections are totalled in this order
     source: Examined | str  # a tool result, or exempt text
-    search: str | None  # None: it may hold any form, so any question reads it
+    seen: verbatim.Seen  # what its search text is made from (Seen.search; None: any question reads it)
     json: bool  # a JSON result seen verbatim: its literals can be worked out from its text (see read_numbers)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
 
@@ -54,6 +54,10 @@ class _Piece:
 SCALED_LENGTH = 24
 SCALED_LIMIT = 10**27
 _DECIMALS = re.compile(r"\.(\d+)")
+
+
+def _may_hold(search: str | None, keys: list[str]) -> bool:
+    return search is None or any(key in search for key in keys)
 
 
 def _scaled(values: dict[str, Decimal]) -> tuple[int, set[int]] | None:
@@ -111,7 +115,7 @@ class EvidenceIndex:
         self._keep(text, verbatim.see_text(text))
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
-        self._unread.append(_Piece(self._next_order(), source, seen.search, seen.json))
+        self._unread.append(_Piece(self._next_order(), source, seen, seen.json))
         self._searched.clear()
         if seen.said is not None:
             self._said |= seen.said
@@ -119,6 +123,7 @@ class EvidenceIndex:
             self._said_texts.append((seen.said_text, seen.in_strings, seen.quotes))
         if seen.literals is not None:
             self._literals |= seen.literals
+        seen.said = seen.literals = None  # merged: the piece keeps only what its search text is made from
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""
@@ -147,7 +152,7 @@ class EvidenceIndex:
         """The forms read so far, after reading every piece whose search text holds one of keys."""
         keys = [key for key in keys if key not in self._searched]
         if keys and self._unread:
-            self._read([p for p in self._unread if p.search is None or any(k in p.search for k in keys)])
+            self._read([p for p in self._unread if _may_hold(p.seen.search, keys)])
             self._searched.update(keys)
         return self._forms
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import NamedTuple
-
 # The one core module that imports orjson: tool results are most of the bytes a
 # run reads, and parsing them is most of its time (STYLE keeps orjson at the
 # edges; speed is the reason for this exception).
@@ -96,11 +94,40 @@ def has_exponent_literal(data: bytes, marks: bytes) -> bool:
     return False
 
 
-class Notes(NamedTuple):
-    """What a JSON text's marks tell beyond its parse (see parse_noting)."""
+class Notes:
+    """What a JSON text's marks tell beyond its parse (see parse_noting), worked out when first asked: only
+    a text searched for a value not found verbatim asks (two in five), and the marks are at hand."""
 
-    exponent: bool  # a number literal has an exponent (meaningful for a text without backslash: see_json)
-    digit_comma: bool  # a comma may stand between two digits (a grouping comma, in a string)
+    __slots__ = ("_text", "_marks", "_exponent", "_digit_comma")
+
+    def __init__(self, text: str, marks: bytes | None, exponent: bool | None = None,
+                 digit_comma: bool | None = None) -> None:
+        self._text, self._marks = text, marks
+        self._exponent, self._digit_comma = exponent, digit_comma
+
+    @classmethod
+    def known(cls, exponent: bool, digit_comma: bool) -> Notes:
+        return cls("", None, exponent, digit_comma)
+
+    @property
+    def exponent(self) -> bool:
+        """A number literal has an exponent (meaningful for a text without backslash: see verbatim.see_json)."""
+        if self._exponent is None:
+            self._exponent = has_exponent_literal(self._text.encode("utf-8", "surrogatepass"), self._marks)
+            self._forget()
+        return self._exponent
+
+    @property
+    def digit_comma(self) -> bool:
+        """A comma may stand between two digits (a grouping comma, in a string)."""
+        if self._digit_comma is None:
+            self._digit_comma = b"0,0" in self._marks
+            self._forget()
+        return self._digit_comma
+
+    def _forget(self) -> None:
+        if self._exponent is not None and self._digit_comma is not None:
+            self._text, self._marks = "", None
 
 
 def parse(text: str) -> object:
@@ -113,7 +140,7 @@ def parse_noting(text: str) -> tuple[object, Notes]:
     data = text.encode("utf-8", "surrogatepass")
     marks = data.translate(_MARKS)
     document = _parse(text, has_long_literal(data, marks))
-    return document, Notes(has_exponent_literal(data, marks), b"0,0" in marks)
+    return document, Notes(text, marks)
 
 
 def _parse(text: str, long_literal: bool) -> object:

@@ -43,51 +43,68 @@ _LITERAL_BEFORE_TEXT = frozenset(":[, \t\n\r")
 _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
 
 
+_UNKNOWN = object()
+
+
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
 class Seen:
     """A piece of read text as seen before reading it. With neither said nor said_text, only reading
     tells what it says."""
 
-    search: str | None = None  # its search text (see search_text); None: it may hold any form
     said: set[str] | None = None  # its lowered token runs, when its text is not ASCII
     said_text: str | None = None  # its lowered text, when ASCII: runs are looked for in it (see says)
     in_strings: bool = False  # a JSON text: only the runs inside its strings (and its literals) are said
     literals: set[str] | None = None  # a JSON text's literals outside strings, when it is not ASCII
     json: bool = False  # a JSON text: its literals can be worked out from it (json_literals)
     quotes: list[int] | None = None  # an ASCII JSON text's quote counts by chunk (see quote_counts)
+    lowered: str | None = None  # its lowered text, which its search text is made from; None: not seen
+    notes: jsontext.Notes | None = None  # of a JSON text: what its parse saw (see search)
+    _search: object = _UNKNOWN
+
+    @property
+    def search(self) -> str | None:
+        """Its search text (see search_text); None: it may hold any form. Worked out when first asked: a
+        piece is searched only for a value not found verbatim, and two in five ever are.
+
+        A JSON text with a number literal with an exponent is spelled by the index with digits its text
+        does not show, so it is searched no further. Without a comma between digits or a currency sign,
+        the lowered text of a JSON text is its own search text.
+        """
+        if self._search is _UNKNOWN:
+            lowered, notes = self.lowered, self.notes
+            if lowered is None or (notes is not None and notes.exponent):
+                self._search = None
+            elif notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
+                self._search = lowered  # nothing to drop (see _searchable), and no copy to make
+            else:
+                self._search = _searchable(lowered)
+            self.notes = None
+        return self._search
 
 
 def see_text(text: str) -> Seen:
     lowered = text.lower()
     if lowered.isascii():
-        return Seen(_searchable(lowered), said_text=lowered)
-    return Seen(_searchable(lowered), said=runs(lowered))
+        return Seen(said_text=lowered, lowered=lowered)
+    return Seen(said=runs(lowered), lowered=lowered)
 
 
 def see_json(text: str, notes: jsontext.Notes) -> Seen:
     """A JSON document's text, seen without walking the document; notes tell what its parse saw.
 
-    With no backslash, every string is the text between two quotes, as parsed;
-    a number literal with an exponent is spelled by the index with digits its
-    text does not show, so such a text is searched no further. Without a comma
-    between digits or a currency sign, the lowered text is its own search
-    text. An ASCII text's literals are found in it when asked (says):
-    splitting every text at its quotes costs more than all the questions.
+    With no backslash, every string is the text between two quotes, as parsed. An ASCII text's literals
+    are found in it when asked (says): splitting every text at its quotes costs more than all the
+    questions.
     """
     if "\\" in text:
         return Seen()
     lowered = text.lower()
-    ascii = lowered.isascii()
-    if notes.exponent:
-        searchable = None
-    elif notes.digit_comma or "$" in lowered or not ascii:
-        searchable = _searchable(lowered)
-    else:
-        searchable = lowered  # nothing to drop (see _searchable), and no copy to make
-    if ascii:
-        return Seen(searchable, said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered))
+    if lowered.isascii():
+        return Seen(said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered), lowered=lowered,
+                    notes=notes)
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
-    return Seen(searchable, said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), json=True)
+    return Seen(said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), json=True, lowered=lowered,
+                notes=notes)
 
 
 def json_literals(text: str) -> set[str]:
