@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from decimal import Decimal
+
 # The one core module that imports orjson: tool results are most of the bytes a
 # run reads, and parsing them is most of its time (STYLE keeps orjson at the
 # edges; speed is the reason for this exception).
@@ -98,7 +99,7 @@ class Notes:
     """What a JSON text's marks tell beyond its parse (see parse_noting), worked out when first asked: only
     a text searched for a value not found verbatim asks (two in five), and the marks are at hand."""
 
-    __slots__ = ("_text", "_marks", "_exponent", "_digit_comma")
+    __slots__ = ("_digit_comma", "_exponent", "_marks", "_text")
 
     def __init__(self, text: str, marks: bytes | None, exponent: bool | None = None,
                  digit_comma: bool | None = None) -> None:
