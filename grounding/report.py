@@ -53,7 +53,8 @@ class Summary:
         self.unsupported += len(verdict.unsupported)
         self.derived_values += verdict.derived_values
         self.examples += len(verdict.examples)
-        self.via.update(finding.via for finding in verdict.grounded_via)
+        if verdict.grounded_via:  # most answers have none, and Counter.update costs a call chain even then
+            self.via.update(finding.via for finding in verdict.grounded_via)
         for finding in verdict.unsupported:
             self.unsupported_by_shape[finding.shape] += 1
             self.unsupported_values[finding.value] += 1
