@@ -150,13 +150,22 @@ def _lines(stream: BinaryIO, source: str, limit: int | None = None) -> Iterator[
         offset += len(raw)
         if number == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
-        if not raw.strip():
+        if raw.isspace():
             continue
-        try:
-            line = raw.rstrip(b"\r\n")
-            yield Record(source, number, _loads(line), len(raw), line)
-        except ValueError as error:
-            yield Problem(source, number, _describe(error, raw, start))
+        try:  # parsed with its line end: JSON allows whitespace after a document, and no copy is made
+            yield Record(source, number, _loads(raw), len(raw), raw)
+        except ValueError:
+            yield Problem(source, number, _line_error(raw, start))
+
+
+def _line_error(raw: bytes, start: int) -> str:
+    """What is wrong with a line that did not parse, told on the line without its end (so a column is
+    counted on the line, not past its end)."""
+    try:
+        _loads(raw.rstrip(b"\r\n"))
+    except ValueError as error:
+        return _describe(error, raw, start)
+    return "invalid JSON"  # not reached: the line end changes nothing else
 
 
 def _skip_line(stream: BinaryIO) -> int:
