@@ -32,7 +32,7 @@ class Candidate:
     occurrences: list[Occurrence] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
 class Answer:
     """An answer's texts (one, or a JSON answer's leaves) and its candidates."""
 

@@ -15,7 +15,7 @@ from grounding.settings import Settings
 from grounding.verdict import Status, Verdict
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
 class JudgedAnswer:
     """One final answer, where it was, and its verdict."""
 

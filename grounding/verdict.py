@@ -35,7 +35,7 @@ class Finding:
     __reduce__ = by_position
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
 class Verdict:
     status: Status
     candidates: int
