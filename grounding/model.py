@@ -32,7 +32,7 @@ class Item:
     calls: tuple[str, ...] = ()  # the tools an assistant turn called (the tool-call ledger)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per record, and a frozen __init__ costs ~6x (a setattr per field)
 class Conversation:
     """One conversation as read from one record of a transcript."""
 
