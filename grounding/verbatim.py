@@ -205,6 +205,8 @@ def has_exponent(text: str) -> bool:
 
 def key(form: str) -> str:
     """What the search text of anything holding form plainly must contain (see search_text)."""
+    if form.isascii():  # of the characters a key drops only "," and "$" are ASCII; translate copies always
+        return form.replace(",", "").replace("$", "") if "," in form or "$" in form else form
     return form.translate(_KEY_DROPS)
 
 

@@ -277,6 +277,11 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     assert verbatim.json_literals(text) == literals
 
 
+@given(st.text("a1,$€£¥₹-é.", max_size=12))
+def test_a_key_drops_what_normalising_deletes_whatever_the_text(form):
+    assert verbatim.key(form) == "".join(ch for ch in form if ch not in ",$€£¥₹")
+
+
 @given(st.text('ab" :', min_size=1_200, max_size=3_000).map(lambda text: text * 60), st.data())  # 2-3 chunks
 def test_counting_quotes_by_chunk_tells_inside_from_outside_like_counting_them_all(text, data):
     quotes = verbatim.quote_counts(text)
