@@ -232,8 +232,10 @@ class EvidenceIndex:
 
     def is_plain(self, value: str) -> bool:
         """True when value, or another lookup form of it, is indexed plainly (§3.5)."""
-        if self.says_verbatim(value):
-            return True
+        return self.says_verbatim(value) or self.is_read_plainly(value)
+
+    def is_read_plainly(self, value: str) -> bool:
+        """is_plain, once says_verbatim has said False."""
         wanted = lookup_forms(value)
         plain = self.forms_for(wanted).plain
         return any(form in plain for form in wanted)

@@ -30,6 +30,8 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
     written_as_examples = examples.Examples(answer)
     unsupported, grounded_via, example_values = [], [], []
     for candidate in answer.candidates:
+        if index.says_verbatim(candidate.value):
+            continue  # route 1 at its cheapest (most values are copied): grounded plainly
         finding = _route(candidate, answer, index, settings, work, written_as_examples)
         if finding is None:
             continue  # grounded plainly
@@ -56,8 +58,9 @@ def _route(
     work: arithmetic.Computations | None,
     written_as_examples: examples.Examples,
 ) -> Finding | None:
-    """None when grounded plainly; a Finding with via, or without one when unsupported."""
-    if is_plain(candidate.value, index):
+    """None when grounded plainly; a Finding with via, or without one when unsupported (the value is not
+    said verbatim: judge_answer asked)."""
+    if index.is_read_plainly(candidate.value):
         return None
     via = reading_of(candidate.value, index) or _by_number(candidate, index) or _by_range(candidate, index)
     if via is None:
