@@ -77,22 +77,14 @@ class TokenReader:
             if reading is not None:
                 if reading:
                     found.update(reading.numbers)
-            elif "," not in run:
-                found.update(self._token_numbers(run))
-            else:
-                for token in split_run(run):
-                    found.update(self._token_numbers(token))
+                continue
+            for token in split_run(run):
+                value = normalise(token)
+                if value and (self.keep_words or _HAS_DIGIT.search(value)):  # as _read_token reads it
+                    number = _as_number(value)
+                    if number is not None:
+                        found.add(number[0])
         return found
-
-    def _token_numbers(self, raw: str) -> tuple[str, ...]:
-        """TokenReading.numbers of one token, as _read_token finds them."""
-        value = normalise(raw)
-        if not value or value[0] not in _NUMBER_LEAD or (not self.keep_words and not _HAS_DIGIT.search(value)):
-            return ()
-        if is_number(value):
-            return (canonical(value).lstrip("-"),)
-        number = split_unit(value)
-        return () if number is None else (canonical(spell_number(number)).lstrip("-"),)
 
     def _read_run(self, run: str) -> TokenReading | None:
         if "," not in run:
@@ -110,13 +102,11 @@ class TokenReader:
         plain = lookup_forms(value)
         # Cheap character tests first: most tokens are plain numbers or ids with no §9 reading at all.
         meridiem = value[-1] in "m." and _MERIDIEM_TAIL.search(value) is not None
-        if value[0] in _NUMBER_LEAD:
-            if is_number(value):
-                return TokenReading(plain, (), (), (), (canonical(value).lstrip("-"),), meridiem)
-            number = split_unit(value)
-            if number is not None:
-                spelled = spell_number(number)
-                return TokenReading(plain, lookup_forms(spelled), (), (), (canonical(spelled).lstrip("-"),), meridiem)
+        number = _as_number(value)
+        if number is not None:
+            magnitude, without_unit = number
+            unit = lookup_forms(without_unit) if without_unit is not None else ()
+            return TokenReading(plain, unit, (), (), (magnitude,), meridiem)
         if ":" in value or "-" in value:
             parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
             if parts:
@@ -125,6 +115,20 @@ class TokenReader:
         pending = (value,) if _JOINER_RUN.search(value) else ()
         return TokenReading(plain, (), (), pending, (), meridiem)
 
+
+
+def _as_number(value: str) -> tuple[str, str | None] | None:
+    """A normalised token read as a number: its magnitude as the index spells it, and the number spelled
+    without its unit when it has one (``16384mb``); None when it is no number."""
+    if value[0] not in _NUMBER_LEAD:
+        return None
+    if is_number(value):
+        return canonical(value).lstrip("-"), None
+    number = split_unit(value)
+    if number is None:
+        return None
+    spelled = spell_number(number)
+    return canonical(spelled).lstrip("-"), spelled
 
 
 @lru_cache(maxsize=1 << 15)

@@ -26,7 +26,8 @@ _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
-_NOT_CANONICAL_LINE = re.compile(r"^(?!(?!-0$)-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$).*$", re.MULTILINE)
+# A line of literals that is_canonical rejects: "-0", or not wholly _CANONICAL_NUMBER.
+_NOT_CANONICAL_LINE = re.compile(rf"^(?!(?!-0$){_CANONICAL_NUMBER.pattern}$).*$", re.MULTILINE)
 # Every form a time of day is read as has this shape (dates.time_forms: 24- and 12-hour, seconds, a
 # meridiem or a day marker); a form of another shape that begins like one (a WWN) is held only as written.
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
@@ -247,6 +248,4 @@ def search_text(text: str) -> str:
 
 
 def _searchable(lowered: str) -> str:
-    if lowered.isascii():
-        return lowered.replace(",", "").replace("$", "")  # much faster than translate
-    return fold_digits(lowered).translate(_KEY_DROPS)
+    return key(fold_digits(lowered))
