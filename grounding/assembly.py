@@ -88,11 +88,15 @@ class Assembler:
 
     def groups(self, record: Record) -> bool:
         """True when the record belongs to a conversation spread over several records (it must stay here)."""
-        forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
-        if forced is not None:
-            return forced == "claude-code" or forced in dict(TRACE_FORMATS)
+        if self.input_format is not None:
+            return self.groups_every_record()
         value = record.value
         return claude_code.recognises(value) or any(module.recognises(value) for _, module in TRACE_FORMATS)
+
+    def groups_every_record(self) -> bool:
+        """True when the format named on the command line spreads every conversation over records."""
+        forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
+        return forced == "claude-code" or forced in dict(TRACE_FORMATS)
 
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""

@@ -12,6 +12,7 @@ import gzip
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -131,11 +132,67 @@ def _open(path: str) -> BinaryIO:
 MAX_RECORD_BYTES = 128 * 1024 * 1024
 
 
-def _lines(stream: BinaryIO, source: str, limit: int | None = None) -> Iterator[Record | Problem]:
+def can_read_in_ranges(path: str) -> bool:
+    """Whether a path is a plain JSON Lines file that worker processes can each read a range of."""
+    if path == "-" or path.endswith(COMPRESSED_SUFFIXES) or path.endswith(".json"):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+def line_ranges(path: str, size: int) -> Iterator[tuple[int, int, int]]:
+    """(start, end, number of the first line) of consecutive byte ranges of a file, each of about size
+    bytes and ending just after a line end (the last at the end of the file): one pass over the file,
+    counting line ends so each range knows its line numbers."""
+    start, first = 0, 1  # the range being built
+    base, line = 0, 1  # the offset of the block read, and the number of the line its first byte is on
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(_SCAN_BLOCK), b""):
+            counted = 0
+            while True:
+                end = block.find(b"\n", max(start + size - 1 - base, counted))
+                if end < 0:
+                    break
+                line += block.count(b"\n", counted, end + 1)
+                counted = end + 1
+                yield start, base + counted, first
+                start, first = base + counted, line
+            line += block.count(b"\n", counted)
+            base += len(block)
+    if start < base:
+        yield start, base, first
+
+
+_SCAN_BLOCK = 1 << 20
+
+
+def read_range(
+    path: str, start: int, end: int, first_line: int, max_record_bytes: int | None = None
+) -> Iterator[Record | Problem]:
+    """The records of a range of a JSON Lines file (see line_ranges), as read_records gives them."""
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(start)
+            yield from _lines(stream, path, max_record_bytes, first_line, start, end)
+    except OSError as error:  # the file was readable when it was cut into ranges
+        yield Problem(path, None, f"cannot read lines {first_line} on: {error.strerror or error}")
+
+
+def _lines(
+    stream: BinaryIO,
+    source: str,
+    limit: int | None = None,
+    first_line: int = 1,
+    offset: int = 0,
+    end: int | None = None,
+) -> Iterator[Record | Problem]:
+    """The records of the lines of stream, from line first_line at byte offset up to byte end (a line's
+    start) or the end of the stream."""
     limit = limit or MAX_RECORD_BYTES
-    offset = 0
-    number = 0
-    while True:
+    number = first_line - 1
+    while end is None or offset < end:
         raw = stream.readline(limit + 1)
         if not raw:
             return

@@ -16,7 +16,7 @@ from dataclasses import replace
 from grounding.assembly import Assembler, Event, Skipped
 from grounding.engine import JudgedAnswer, check_conversation
 from grounding.explain import explain_answer
-from grounding.inputs import Problem, Record, expand, loads, read_records
+from grounding.inputs import Problem, Record, can_read_in_ranges, expand, line_ranges, loads, read_range, read_records
 from grounding.model import Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
@@ -49,10 +49,15 @@ def judge_inputs(
     answer before it is counted (a baseline taking known values out).
     """
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
-    events = _events(paths, summary, input_format, on_record, max_record_bytes, defer=workers > 1)
-    if workers > 1:
+    files = expand(list(paths))
+    if workers > 1 and _in_ranges(files, input_format):
+        judged = _ranges_in_workers(files, summary, settings, explain, workers, input_format,
+                                    on_record, max_record_bytes)
+    elif workers > 1:
+        events = _events(files, summary, input_format, on_record, max_record_bytes, defer=True)
         judged = _in_workers(events, settings, explain, workers, input_format)
     else:
+        events = _events(files, summary, input_format, on_record, max_record_bytes)
         judged = ((event, _judge(event, settings, explain)) for event in events)
     for event, answers in judged:
         if isinstance(event, Problem):
@@ -82,7 +87,7 @@ def _events(
     is passed on as its Record, to be read where it is judged (a worker parses its line again, which is
     cheaper than sending it the parsed record)."""
     assembler = Assembler(input_format)
-    for path in expand(list(paths)):
+    for path in paths:
         summary.files += 1
         for record in read_records(path, max_record_bytes):
             summary.records += 1
@@ -182,3 +187,113 @@ def _collected(batch: list[Event | Record], future: object) -> Iterator[tuple[Ev
 
 
 _READ_IN_WORKER = object()  # stands for a conversation a worker read from its record
+
+
+# workers reading ranges of files ------------------------------------------------------------------------------
+#
+# When every input is a plain JSON Lines file, the reading process does not read records at all: it cuts
+# each file into ranges of whole lines, and a worker reads, judges and reports a range. Parsing every record
+# here only to pass most of them on (and sending their bytes through a pipe) was most of this process's
+# work, and on two cores it competes with the workers. A record that belongs to a conversation spread over
+# several records comes back as its bytes and is grouped here, in input order, as one process would.
+
+# A range is about this size: a few per worker and file, so that a small file is shared too, and at most a
+# few megabytes, so that memory stays bounded (each worker holds what its range's answers come to).
+_RANGE_BYTES = 4 << 20
+_MIN_RANGE_BYTES = 64 << 10
+_RANGES_PER_JOB = 4
+
+# What a worker says of each record of its range, in order: (what, line, size, payload).
+_LINE_PROBLEM = 0  # the line could not be read as a record: payload is the Problem
+_UNREAD = 1  # a record no reader could read: payload is the Problem
+_JUDGED = 2  # a conversation: payload is its judged answers
+_GROUPED = 3  # a record of a conversation spread over records: payload is its bytes, grouped here
+
+
+def _in_ranges(files: list[str], input_format: str | None) -> bool:
+    return (
+        bool(files)
+        and not Assembler(input_format).groups_every_record()
+        and all(can_read_in_ranges(path) for path in files)
+    )
+
+
+def _judge_range(path: str, start: int, end: int, first_line: int, limit: int | None) -> list[tuple]:
+    """Read and judge a range of a file, saying what became of each record (see _LINE_PROBLEM ...)."""
+    assert _worker_state is not None
+    settings, explain, assembler = _worker_state
+    said: list[tuple] = []
+    for record in read_range(path, start, end, first_line, limit):
+        if isinstance(record, Problem):
+            said.append((_LINE_PROBLEM, record.line, 0, record))
+        elif assembler.groups(record):
+            said.append((_GROUPED, record.line, record.size, record.raw))
+        else:
+            event = assembler.read_alone(record)
+            if isinstance(event, Problem):
+                said.append((_UNREAD, record.line, record.size, event))
+            else:
+                said.append((_JUDGED, record.line, record.size, _judge(event, settings, explain)))
+    return said
+
+
+def _ranges_in_workers(
+    files: list[str],
+    summary: Summary,
+    settings: Settings,
+    explain: bool,
+    workers: int,
+    input_format: str | None,
+    on_record: Callable[[Record | Problem], None] | None,
+    limit: int | None,
+) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
+    import multiprocessing
+
+    assembler = Assembler(input_format)
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain, input_format)) as pool:
+        pending: deque[tuple[str, object]] = deque()  # (file, its range's result, or None: the file ends)
+        for path in files:
+            summary.files += 1
+            size = min(_RANGE_BYTES, max(_MIN_RANGE_BYTES, os.path.getsize(path) // (workers * _RANGES_PER_JOB)))
+            for start, end, first_line in line_ranges(path, size):
+                pending.append((path, pool.apply_async(_judge_range, (path, start, end, first_line, limit))))
+                if len(pending) >= workers * _BATCHES_PER_JOB:
+                    yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record)
+            pending.append((path, None))
+        while pending:
+            yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record)
+        yield from _judged_by(pool, list(assembler.finish()))
+
+
+def _range_collected(
+    path: str,
+    future: object,
+    assembler: Assembler,
+    pool: object,
+    summary: Summary,
+    on_record: Callable[[Record | Problem], None] | None,
+) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
+    """What became of each record of a range, in order; at a file's end, its Claude Code sessions."""
+    if future is None:
+        yield from _judged_by(pool, list(assembler.end_of_source(path)))
+        return
+    for what, line, size, payload in future.get():
+        summary.records += 1
+        if on_record is not None:
+            on_record(payload if what == _LINE_PROBLEM else Record(path, line, None, size))
+        if what == _JUDGED:
+            yield _READ_IN_WORKER, payload
+        elif what == _GROUPED:
+            yield from _judged_by(pool, list(assembler.feed(Record(path, line, loads(payload), size, payload))))
+        else:
+            yield payload, []
+
+
+def _judged_by(pool: object, events: list[Event]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    """Events assembled here, in order, their conversations judged by the workers."""
+    conversations = [event for event in events if isinstance(event, Conversation)]
+    batches = [conversations[at : at + _BATCH] for at in range(0, len(conversations), _BATCH)]
+    judged = iter([answers for batch in pool.map(_judge_batch, batches) for _, answers in batch])
+    for event in events:
+        yield event, (next(judged) if isinstance(event, Conversation) else [])

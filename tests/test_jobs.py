@@ -1,15 +1,21 @@
 """--jobs: worker processes give what one process gives, in the same order, problems included.
 
-Under --jobs a record that holds a whole conversation is parsed again in the
-worker that judges it; one of a conversation spread over several records
-(Claude Code sessions, traces) is grouped where the input is read.
+When every input is a plain JSON Lines file, each worker reads ranges of it
+(whole lines) itself; a record of a conversation spread over several records
+(Claude Code sessions, traces) comes back and is grouped where the input is
+read. Otherwise (standard input, compressed files) records are read there, and
+one that holds a whole conversation is parsed again in the worker judging it.
 """
 
+import gzip
 from pathlib import Path
 
 import pytest
 from conftest import REPO, SHARED
+from hypothesis import given
+from hypothesis import strategies as st
 
+from grounding import inputs, runner
 from grounding.report import Summary
 from grounding.runner import judge_inputs
 from grounding.settings import Settings
@@ -73,3 +79,69 @@ def test_every_format_sample_gives_the_same_output():
     paths = sorted(str(p) for p in FORMATS.rglob("*.json*") if p.suffix in (".json", ".jsonl"))
     assert paths
     assert _run(paths, 1) == _run(paths, 2)
+
+
+@pytest.fixture
+def one_line_ranges(monkeypatch):
+    """Ranges of one line each: every record in a range of its own, read by whichever worker is free."""
+    monkeypatch.setattr(runner, "_RANGE_BYTES", 1)
+    monkeypatch.setattr(runner, "_MIN_RANGE_BYTES", 1)
+
+
+def test_ranges_of_one_line_give_the_same_output(tmp_path, one_line_ranges):
+    path = str(_mixed_file(tmp_path))
+    one, two = _run([path], 1), _run([path], 2)
+    assert one == two
+    assert one[1]["records"] > 20 and one[1]["errors"] == 4
+
+
+def test_files_read_in_ranges_and_a_compressed_one_give_the_same_output(tmp_path, one_line_ranges):
+    mixed = _mixed_file(tmp_path)
+    packed = tmp_path / "mixed.jsonl.gz"
+    packed.write_bytes(gzip.compress(mixed.read_bytes()))
+    support = str(REPO / "fixtures" / "support_bot.jsonl")
+    for paths in ([str(mixed), support], [support, str(packed), str(mixed)]):
+        assert _run(paths, 1) == _run(paths, 2)
+
+
+def test_an_over_long_line_is_reported_in_its_range(tmp_path, one_line_ranges):
+    path = str(_mixed_file(tmp_path))
+    summary_one, summary_two = Summary(), Summary()
+    one = list(runner.judge_inputs([path], Settings(), summary_one, max_record_bytes=300, jobs=1))
+    two = list(runner.judge_inputs([path], Settings(), summary_two, max_record_bytes=300, jobs=2))
+    assert one == two and summary_one.as_json() == summary_two.as_json()
+    assert any("larger than the limit" in getattr(found, "message", "") for found in two)
+
+
+def test_only_plain_json_lines_files_are_read_in_ranges(tmp_path):
+    plain, packed, document = tmp_path / "a.jsonl", tmp_path / "a.jsonl.gz", tmp_path / "a.json"
+    for path in (plain, packed, document):
+        path.write_bytes(b"{}\n")
+    assert inputs.can_read_in_ranges(str(plain))
+    assert not any(inputs.can_read_in_ranges(p) for p in ("-", str(packed), str(document), str(tmp_path)))
+    assert not runner._in_ranges([str(plain)], "claude-code") and runner._in_ranges([str(plain)], "openai")
+
+
+@given(
+    lines=st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")), max_size=12),
+    last_ends=st.booleans(),
+    size=st.integers(1, 40),
+    block=st.integers(1, 16),
+)
+def test_line_ranges_cover_the_file_in_whole_lines_with_their_numbers(tmp_path_factory, lines, last_ends, size,
+                                                                       block):
+    data = b"\n".join(lines) + (b"\n" if last_ends and lines else b"")
+    path = tmp_path_factory.mktemp("ranges") / "f.jsonl"
+    path.write_bytes(data)
+    original = inputs._SCAN_BLOCK
+    inputs._SCAN_BLOCK = block  # blocks shorter than lines: a line end is looked for across blocks
+    try:
+        ranges = list(inputs.line_ranges(str(path), size))
+    finally:
+        inputs._SCAN_BLOCK = original
+    starts, ends = [start for start, _, _ in ranges], [end for _, end, _ in ranges]
+    assert starts == ([0] + ends[:-1] if data else []) and ends[-1:] == ([len(data)] if data else [])
+    for start, end, first_line in ranges:
+        assert first_line == data.count(b"\n", 0, start) + 1
+        line_end = data.find(b"\n", start + size - 1)  # the range ends with the line that reaches size
+        assert end == (len(data) if line_end < 0 else line_end + 1)
