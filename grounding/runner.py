@@ -199,7 +199,7 @@ _READ_IN_WORKER = object()  # stands for a conversation a worker read from its r
 
 # A range is about this size: a few per worker and file, so that a small file is shared too, and at most a
 # few megabytes, so that memory stays bounded (each worker holds what its range's answers come to).
-_RANGE_BYTES = 4 << 20
+_RANGE_BYTES = 2 << 20
 _MIN_RANGE_BYTES = 64 << 10
 _RANGES_PER_JOB = 4
 
