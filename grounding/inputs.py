@@ -290,10 +290,22 @@ def _loads(raw: bytes) -> object:
 
 
 def _may_hold_a_float(value: object, budget: int = 256) -> bool:
-    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may)."""
-    for count, leaf in enumerate(jsontext.leaves(value)):
-        if count >= budget or type(leaf) is float:
+    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may).
+
+    Its own walk, not jsontext.leaves: every record is walked, and a generator's step per scalar cost more
+    than the test."""
+    stack, scalars = [value], 0
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif kind is float or scalars >= budget:
             return True
+        else:
+            scalars += 1
     return False
 
 
