@@ -81,6 +81,8 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
     flags: dict[tuple[int, int], bool] = {}
     for segment_index, spans in by_segment.items():
         text = answer.segments[segment_index]
+        if text.isascii() and not _may_trigger(text.lower()):
+            continue  # no occurrence follows a trigger, so none is an example, nor is one listed after it
         previous_end, previous_example = None, False
         for start, end in sorted(spans):
             example = _after_trigger(text, start, end)
@@ -91,12 +93,16 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
     return flags
 
 
+def _may_trigger(lowered: str) -> bool:
+    """False when lowered ASCII text spells no trigger word: every trigger spells one of them (a regex
+    search per value costs more)."""
+    return any(word in lowered for word in _TRIGGER_WORDS)
+
+
 def _after_trigger(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - _LOOKBACK) : start]
-    if before.isascii():
-        lowered = before.lower()
-        if not any(word in lowered for word in _TRIGGER_WORDS):
-            return False  # every trigger spells one of these (a regex search per value costs more)
+    if before.isascii() and not _may_trigger(before.lower()):
+        return False
     if _TRIGGER.search(before):
         return True
     if not _SUCH_AS.search(before):
