@@ -202,6 +202,8 @@ _READ_IN_WORKER = object()  # stands for a conversation a worker read from its r
 _RANGE_BYTES = 2 << 20
 _MIN_RANGE_BYTES = 64 << 10
 _RANGES_PER_JOB = 4
+# Near a file's end ranges are this small, so that the workers run out of work at about the same time.
+_TAIL_RANGE_BYTES = 256 << 10
 
 # What a worker says of each record of its range, in order: (what, line, size, payload).
 _LINE_PROBLEM = 0  # the line could not be read as a record: payload is the Problem
@@ -255,8 +257,7 @@ def _ranges_in_workers(
         pending: deque[tuple[str, object]] = deque()  # (file, its range's result, or None: the file ends)
         for path in files:
             summary.files += 1
-            size = min(_RANGE_BYTES, max(_MIN_RANGE_BYTES, os.path.getsize(path) // (workers * _RANGES_PER_JOB)))
-            for start, end, first_line in line_ranges(path, size):
+            for start, end, first_line in _ranges_of(path, workers):
                 pending.append((path, pool.apply_async(_judge_range, (path, start, end, first_line, limit))))
                 if len(pending) >= workers * _BATCHES_PER_JOB:
                     yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record)
@@ -264,6 +265,23 @@ def _ranges_in_workers(
         while pending:
             yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record)
         yield from _judged_by(pool, list(assembler.finish()))
+
+
+def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int, int]]:
+    """(start, end, first line) of the ranges a file is judged in: a few per worker, at most _RANGE_BYTES,
+    and within the last range per worker, as small as _TAIL_RANGE_BYTES."""
+    total = os.path.getsize(path)
+    size = min(_RANGE_BYTES, max(_MIN_RANGE_BYTES, total // (workers * _RANGES_PER_JOB)))
+    tail = total - size * workers  # past here, the pieces are not put together
+    start = line = None
+    for begin, end, first_line in line_ranges(path, min(size, _TAIL_RANGE_BYTES)):
+        if start is None:
+            start, line = begin, first_line
+        if end - start >= size or end > tail:
+            yield start, end, line
+            start = None
+    if start is not None:
+        yield start, end, line
 
 
 def _range_collected(

@@ -145,3 +145,19 @@ def test_line_ranges_cover_the_file_in_whole_lines_with_their_numbers(tmp_path_f
         assert first_line == data.count(b"\n", 0, start) + 1
         line_end = data.find(b"\n", start + size - 1)  # the range ends with the line that reaches size
         assert end == (len(data) if line_end < 0 else line_end + 1)
+
+
+def test_a_file_is_judged_in_ranges_that_shrink_near_its_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "_RANGE_BYTES", 400)
+    monkeypatch.setattr(runner, "_MIN_RANGE_BYTES", 1)
+    monkeypatch.setattr(runner, "_TAIL_RANGE_BYTES", 50)
+    data = b"".join(b'{"n": %d}\n' % (i * 7919 % 100003) for i in range(300))
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(data)
+    ranges = list(runner._ranges_of(str(path), 2))
+    assert [start for start, _, _ in ranges] == [0] + [end for _, end, _ in ranges[:-1]] and ranges[-1][1] == len(data)
+    assert all(first_line == data.count(b"\n", 0, start) + 1 for start, _, first_line in ranges)
+    sizes = [end - start for start, end, _ in ranges]
+    tail = len(data) - 400 * 2
+    assert all(size >= 400 for (start, end, _), size in zip(ranges[:-1], sizes) if end <= tail)
+    assert all(size < 80 for (start, _, _), size in zip(ranges, sizes) if start >= tail)
