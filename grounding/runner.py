@@ -3,7 +3,10 @@
 The CLI and the tests drive the same generator, so what a test measures is
 what a user gets. With ``jobs`` > 1 conversations are judged in worker
 processes, a bounded window at a time, and come back in input order: the
-output is the same, byte for byte, as with one process.
+output is the same, byte for byte, as with one process. Plain JSON Lines
+files are cut into ranges of lines that the workers read themselves; other
+inputs (standard input, compressed files, ``.json`` documents) are read here
+and passed on.
 """
 
 from __future__ import annotations
@@ -311,6 +314,9 @@ def _range_collected(
 def _judged_by(pool: object, events: list[Event]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
     """Events assembled here, in order, their conversations judged by the workers."""
     conversations = [event for event in events if isinstance(event, Conversation)]
+    if not conversations:  # most records of a spread conversation assemble nothing yet
+        yield from ((event, []) for event in events)
+        return
     batches = [conversations[at : at + _BATCH] for at in range(0, len(conversations), _BATCH)]
     judged = iter([answers for batch in pool.map(_judge_batch, batches) for _, answers in batch])
     for event in events:
