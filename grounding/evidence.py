@@ -515,21 +515,14 @@ def _says_more_than(document: object, arguments: str) -> bool:
     if "\\" in arguments or verbatim.has_exponent(arguments):
         return False  # escaped strings, or numbers spelled with digits the text does not show
     searched = verbatim.search_text(arguments)
-    stack = [document]  # the scalars in jsontext.leaves order, walked here: most tests end at the first one
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        elif node is True:
+    for node in jsontext.leaves(document):
+        if node is True:
             return True
-        elif kind is str:
+        elif type(node) is str:
             value = normalise(node)
             if value and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched:
                 return True
-        elif kind in jsontext.NUMBER_TYPES and node != 0:
+        elif jsontext.is_number(node) and node != 0:
             if verbatim.key(jsontext.number_spelling(node)) not in searched:
                 return True
     return False

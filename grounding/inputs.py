@@ -147,7 +147,7 @@ def line_ranges(path: str, size: int) -> Iterator[tuple[int, int, int]]:
     bytes and ending just after a line end (the last at the end of the file): one pass over the file,
     counting line ends so each range knows its line numbers."""
     start, first = 0, 1  # the range being built
-    base, line = 0, 1  # the offset of the block read, and the number of the line its first byte is on
+    base, line = 0, 1  # the offset of the block read, and the number of the line where counting stands
     with open(path, "rb") as stream:
         for block in iter(lambda: stream.read(_SCAN_BLOCK), b""):
             counted = 0
@@ -290,22 +290,10 @@ def _loads(raw: bytes) -> object:
 
 
 def _may_hold_a_float(value: object, budget: int = 256) -> bool:
-    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may).
-
-    Its own walk, not jsontext.leaves: every record is walked, and a generator's step per scalar cost more
-    than the test."""
-    stack, scalars = [value], 0
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        elif kind is float or scalars >= budget:
+    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may)."""
+    for count, leaf in enumerate(jsontext.leaves(value)):
+        if count >= budget or type(leaf) is float:
             return True
-        else:
-            scalars += 1
     return False
 
 
