@@ -60,12 +60,21 @@ def _may_hold(search: str | None, keys: list[str]) -> bool:
     return search is None or any(key in search for key in keys)
 
 
-def _scaled(values: dict[str, Decimal]) -> tuple[int, set[int]] | None:
-    if values and max(map(len, values)) > SCALED_LENGTH:
+def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
+    if spellings and max(map(len, spellings)) > SCALED_LENGTH:
         return None
-    places = max(map(len, _DECIMALS.findall("\n".join(values))), default=0)
-    scaled = set(map(int, map(operator.methodcaller("scaleb", places), values.values())))
+    places = max(map(len, _DECIMALS.findall("\n".join(spellings))), default=0)
+    try:  # from the digits as written: no Decimal need be made for an operand no search reaches
+        if places:
+            scaled = {int(whole + fraction.ljust(places, "0")) for whole, _, fraction in map(_AT_POINT, spellings)}
+        else:
+            scaled = set(map(int, spellings))
+    except ValueError:  # not digits and a point (not seen): the values tell
+        scaled = set(map(int, map(operator.methodcaller("scaleb", places), map(Decimal, spellings))))
     return (places, scaled) if not scaled or max(scaled) < SCALED_LIMIT else None
+
+
+_AT_POINT = operator.methodcaller("partition", ".")
 
 
 class EvidenceIndex:
@@ -90,6 +99,7 @@ class EvidenceIndex:
         self._operands_spelled: dict[Decimal, str] | None = None
         self._operand_values: dict[str, Decimal] = {}  # every operand's value, worked out once
         self._scaled: tuple[int, set[int]] | bool | None = None  # see scaled_operands; False: none such
+        self._scaled_count = 0  # how many operands _scaled was worked out from
         self._totals: Totals | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
@@ -324,7 +334,7 @@ class EvidenceIndex:
         if len(values) != len(self._forms.operands):  # the operands only grow, and values holds some of them
             new = self._forms.operands - values.keys()
             values.update(zip(new, map(Decimal, new)))
-            self._operands = self._operands_spelled = self._scaled = None
+            self._operands = self._operands_spelled = None
         return values
 
     def scaled_operands(self) -> tuple[int, set[int]] | None:
@@ -332,9 +342,11 @@ class EvidenceIndex:
         is written with: sums, differences and multiples of operands are then told with integers, which hash
         cheaply (hashing a Decimal with decimals costs a modular power). None when an operand is too long
         for Decimal arithmetic, which rounds past 28 digits, to agree with integers."""
-        values = self.operand_values()
-        if self._scaled is None:
-            self._scaled = _scaled(values) or False
+        self._read_numbers()
+        spellings = self._forms.operands
+        if self._scaled is None or self._scaled_count != len(spellings):  # operands only grow
+            self._scaled = _scaled(spellings) or False
+            self._scaled_count = len(spellings)
         return self._scaled or None
 
     def operands(self) -> dict[str, Decimal]:

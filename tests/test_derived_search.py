@@ -142,3 +142,26 @@ def test_the_collections_found_visiting_containers_are_those_a_whole_reading_fin
     assert numbers is not None
     assert numbers.collections == whole.collections  # the same collections, in the same order
     assert numbers.operands == whole.operands  # strings are no operands, and a whole reading reads them
+
+
+@given(
+    st.sets(
+        st.one_of(
+            st.decimals(min_value=0, max_value=10**12, places=3, allow_nan=False, allow_infinity=False).map(str),
+            st.from_regex(r"-?[0-9]{1,20}(\.[0-9]{1,6})?", fullmatch=True),
+            st.sampled_from(["1e5", "2.5E3", "007", "12.50", ".5", "-.25", "5."]),
+        ),
+        max_size=12,
+    )
+)
+@example({"12.5", "7", "0.125"})
+def test_operands_are_scaled_from_their_digits_as_their_values_scale(spellings):
+    from grounding.index import SCALED_LIMIT, _scaled
+
+    places = max((len(s.partition(".")[2]) for s in spellings if "." in s and "e" not in s.lower()), default=0)
+    expected = {int(Decimal(s).scaleb(places)) for s in spellings}
+    found = _scaled(spellings)
+    if any(len(s) > 24 for s in spellings) or (expected and max(expected) >= SCALED_LIMIT):
+        assert found is None
+    else:
+        assert found == (places, expected)
