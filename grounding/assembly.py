@@ -59,6 +59,14 @@ def _fault(source: str, line: int, error: Exception) -> Problem:
     return Problem(source, line, f"the record has a shape no reader expected ({type(error).__name__}: {error})")
 
 
+def groups_every_record(input_format: str | None) -> bool:
+    """True when a format named on the command line (or an alias of one) spreads every conversation over
+    records."""
+    canonical = resolve_format(input_format) if input_format else None
+    forced = _TRACE_ALIASES.get(canonical, canonical)
+    return forced == "claude-code" or forced in dict(TRACE_FORMATS)
+
+
 class Assembler:
     def __init__(self, input_format: str | None = None) -> None:
         self.input_format = resolve_format(input_format) if input_format else None
@@ -89,14 +97,9 @@ class Assembler:
     def groups(self, record: Record) -> bool:
         """True when the record belongs to a conversation spread over several records (it must stay here)."""
         if self.input_format is not None:
-            return self.groups_every_record()
+            return groups_every_record(self.input_format)
         value = record.value
         return claude_code.recognises(value) or any(module.recognises(value) for _, module in TRACE_FORMATS)
-
-    def groups_every_record(self) -> bool:
-        """True when the format named on the command line spreads every conversation over records."""
-        forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
-        return forced == "claude-code" or forced in dict(TRACE_FORMATS)
 
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""

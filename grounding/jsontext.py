@@ -106,10 +106,6 @@ class Notes:
         self._text, self._marks = text, marks
         self._exponent, self._digit_comma = exponent, digit_comma
 
-    @classmethod
-    def known(cls, exponent: bool, digit_comma: bool) -> Notes:
-        return cls("", None, exponent, digit_comma)
-
     @property
     def exponent(self) -> bool:
         """A number literal has an exponent (meaningful for a text without backslash: see verbatim.see_json)."""

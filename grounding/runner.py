@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from grounding.assembly import Assembler, Event, Skipped
+from grounding.assembly import Assembler, Event, Skipped, groups_every_record
 from grounding.engine import JudgedAnswer, check_conversation
 from grounding.explain import explain_answer
 from grounding.inputs import Problem, Record, can_read_in_ranges, expand, line_ranges, loads, read_range, read_records
@@ -218,7 +218,7 @@ _GROUPED = 3  # a record of a conversation spread over records: payload is its b
 def _in_ranges(files: list[str], input_format: str | None) -> bool:
     return (
         bool(files)
-        and not Assembler(input_format).groups_every_record()
+        and not groups_every_record(input_format)
         and all(can_read_in_ranges(path) for path in files)
     )
 

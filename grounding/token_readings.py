@@ -79,12 +79,17 @@ class TokenReader:
                     found.update(reading.numbers)
                 continue
             for token in split_run(run):
-                value = normalise(token)
-                if value and (self.keep_words or _HAS_DIGIT.search(value)):  # as _read_token reads it
+                value = self._value(token)
+                if value is not None:
                     number = _as_number(value)
                     if number is not None:
                         found.add(number[0])
         return found
+
+    def _value(self, raw: str) -> str | None:
+        """A token normalised, or None when it grounds nothing (empty, or no digit where words do not count)."""
+        value = normalise(raw)
+        return value if value and (self.keep_words or _HAS_DIGIT.search(value)) else None
 
     def _read_run(self, run: str) -> TokenReading | None:
         if "," not in run:
@@ -96,8 +101,8 @@ class TokenReader:
                             any(r.meridiem for r in present))
 
     def _read_token(self, raw: str) -> TokenReading | None:
-        value = normalise(raw)
-        if not value or (not self.keep_words and not _HAS_DIGIT.search(value)):
+        value = self._value(raw)
+        if value is None:
             return None
         plain = lookup_forms(value)
         # Cheap character tests first: most tokens are plain numbers or ids with no §9 reading at all.
