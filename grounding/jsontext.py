@@ -21,16 +21,19 @@ from grounding.normalise import spell_decimal
 # A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
 # or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
 # Runs are found in the text's marks with substring searches, several times faster than a pattern: digits,
-# signs and points mark "0", an exponent's "e" and commas stay, anything else is a space.
+# signs and points mark "0", an exponent's "e" stays, a comma and a quote stay, a colon or an opening
+# bracket (what else may stand before a literal) marks ":", JSON's whitespace " ", a form feed or vertical
+# tab "v", anything else "a". The marks alone then tell all the tests below: no byte of the text is needed.
 _MARKS = bytes(
-    ord("0") if chr(code) in "0123456789.+-" else ord("e") if chr(code) in "eE" else ord(",") if chr(code) == ","
-    else ord(" ")
+    ord("0") if chr(code) in "0123456789.+-" else ord("e") if chr(code) in "eE" else code if chr(code) in ',"'
+    else ord(":") if chr(code) in ":[" else ord(" ") if chr(code) in " \t\n\r" else ord("v") if chr(code) in "\f\v"
+    else ord("a")
     for code in range(256)
 )
 _SIXTEEN = b"0" * 16
-_BEFORE_LITERAL = b":[,"
-_SPACE = b" \t\n\r\f\v"
-_SEPARATOR_OR_SPACE = frozenset(b":[, \t\n\r")  # what stands just before a literal outside strings
+_BEFORE_LITERAL = b":,"  # the marks of a colon, a bracket, a comma
+_SPACE = b" v"  # the marks of whitespace (a form feed and a vertical tab too, as a pattern's \s)
+_SEPARATOR_OR_SPACE = frozenset(b":, ")  # what stands just before a literal outside strings, marked
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -60,21 +63,21 @@ def has_long_literal(data: bytes, marks: bytes | None = None) -> bool:
     while at >= 0:
         if at == 0 or marks[at - 1] != 0x30:  # where a run of sixteen or more starts
             before = at - 1
-            while before >= 0 and data[before] in _SPACE:
+            while before >= 0 and marks[before] in _SPACE:
                 before -= 1
-            if before >= 0 and data[before] in _BEFORE_LITERAL:
+            if before >= 0 and marks[before] in _BEFORE_LITERAL:
                 return True
         at = marks.find(_SIXTEEN, at + 16)  # a run starting sooner would be this one
     return False
 
 
-def has_exponent_literal(data: bytes, marks: bytes) -> bool:
-    """Whether a JSON text with no backslash (data, and its marks) holds a number literal with an exponent.
+def has_exponent_literal(marks: bytes) -> bool:
+    """Whether a JSON text with no backslash (seen through its marks) holds a number literal with an exponent.
 
     Outside strings a digit, ``e`` and a digit (a sign between) can only be one. Those runs that stand
     after a separator, as a literal does, are outside strings when an even number of quotes precedes them.
 
-    >>> [has_exponent_literal(t, t.translate(_MARKS)) for t in (b'[1.5E3]', b'{"id": "3e5"}', b'{"e": 35}')]
+    >>> [has_exponent_literal(t.translate(_MARKS)) for t in (b'[1.5E3]', b'{"id": "3e5"}', b'{"e": 35}')]
     [True, False, False]
     """
     starts = []
@@ -83,12 +86,12 @@ def has_exponent_literal(data: bytes, marks: bytes) -> bool:
         start = at
         while start > 0 and marks[start - 1] == 0x30:
             start -= 1
-        if start == 0 or data[start - 1] in _SEPARATOR_OR_SPACE:
+        if start == 0 or marks[start - 1] in _SEPARATOR_OR_SPACE:
             starts.append(start)
         at = marks.find(b"0e0", at + 1)
     quotes, counted = 0, 0
     for start in starts:
-        quotes += data.count(b'"', counted, start)
+        quotes += marks.count(b'"', counted, start)
         counted = start
         if quotes % 2 == 0:
             return True
@@ -99,18 +102,17 @@ class Notes:
     """What a JSON text's marks tell beyond its parse (see parse_noting), worked out when first asked: only
     a text searched for a value not found verbatim asks (two in five), and the marks are at hand."""
 
-    __slots__ = ("_digit_comma", "_exponent", "_marks", "_text")
+    __slots__ = ("_digit_comma", "_exponent", "_marks")
 
-    def __init__(self, text: str, marks: bytes | None, exponent: bool | None = None,
-                 digit_comma: bool | None = None) -> None:
-        self._text, self._marks = text, marks
+    def __init__(self, marks: bytes | None, exponent: bool | None = None, digit_comma: bool | None = None) -> None:
+        self._marks = marks
         self._exponent, self._digit_comma = exponent, digit_comma
 
     @property
     def exponent(self) -> bool:
         """A number literal has an exponent (meaningful for a text without backslash: see verbatim.see_json)."""
         if self._exponent is None:
-            self._exponent = has_exponent_literal(self._text.encode("utf-8", "surrogatepass"), self._marks)
+            self._exponent = has_exponent_literal(self._marks)
             self._forget()
         return self._exponent
 
@@ -124,7 +126,7 @@ class Notes:
 
     def _forget(self) -> None:
         if self._exponent is not None and self._digit_comma is not None:
-            self._text, self._marks = "", None
+            self._marks = None
 
 
 def parse(text: str) -> object:
@@ -137,7 +139,7 @@ def parse_noting(text: str) -> tuple[object, Notes]:
     data = text.encode("utf-8", "surrogatepass")
     marks = data.translate(_MARKS)
     document = _parse(text, has_long_literal(data, marks))
-    return document, Notes(text, marks)
+    return document, Notes(marks)
 
 
 def _parse(text: str, long_literal: bool) -> object:

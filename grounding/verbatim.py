@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from functools import lru_cache
 
 from grounding import jsontext
 from grounding.dates import MONTHS
@@ -179,7 +178,6 @@ def _literal_ends(text: str, end: int, value: str) -> bool:
     return end == len(text) or text[end] in _LITERAL_AFTER_TEXT
 
 
-@lru_cache(maxsize=1 << 14)  # asked of every operand each time a conversation's operands grow
 def is_canonical(literal: str) -> bool:
     """True when a JSON number literal is spelled by the index as written (so it is its own verbatim form).
 

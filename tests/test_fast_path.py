@@ -267,7 +267,7 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     numbers = sorted(literal for literal in literals if verbatim.is_canonical(literal))
     asked = data.draw(st.sampled_from(numbers)) if numbers and data.draw(st.booleans()) else data.draw(
         st.from_regex(r"-?[0-9]{1,3}(\.[0-9]{1,2})?", fullmatch=True))
-    seen = verbatim.see_json(text, jsontext.Notes("", None, exponent=False, digit_comma=True))
+    seen = verbatim.see_json(text, jsontext.Notes(None, exponent=False, digit_comma=True))
     holds = verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes)
     in_a_string = verbatim.says(text, asked, True)
     # a literal says the number the index spells it as (12.50 says 12.5), but "-0.0" does not say 0
