@@ -9,7 +9,7 @@ from grounding.dates import prose_dates
 from grounding.normalise import normalise
 from grounding.settings import Settings
 from grounding.tokens import tokens, tokens_with_digits
-from grounding.values import Kind, classify
+from grounding.values import Kind, classify, classify_plainly
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -47,11 +47,14 @@ def read_answer(text: str, settings: Settings) -> Answer:
     segments = tuple(leaves) if leaves is not None else (text,)
     found: dict[str, Candidate] = {}
     words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
+    min_digits = settings.min_digits
+    # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
+    plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
     for index, segment in enumerate(segments):
         for written, value, start, end in _values_written(segment, words_matter):
             known = found.get(value)
             if known is None:
-                classified = classify(value, settings.min_digits, settings)
+                classified = classify_plainly(value, min_digits)[0] if plain else classify(value, min_digits, settings)
                 if classified is None:
                     continue
                 known = found.setdefault(

@@ -53,7 +53,7 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
         shape = settings.shape_of(value)
         if shape is not None:
             return Value(value, shape, Kind.DECLARED)
-    found, with_unit = _classify(value, min_digits)
+    found, with_unit = classify_plainly(value, min_digits)
     exempt = settings.exempt if settings is not None else ()
     if with_unit and exempt and any(form in exempt for form in lookup_forms(found.value)):
         return None  # 512mb when 512 is exempt
@@ -61,7 +61,7 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
 
 
 @lru_cache(maxsize=1 << 14)
-def _classify(value: str, min_digits: int) -> tuple[Value | None, bool]:
+def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
     """§4.1's tests that no option changes, memoised: answers repeat their values. Also whether the value
     is a number read off a unit (whose exemption the caller decides)."""
     if not _HAS_DIGIT.search(value):
