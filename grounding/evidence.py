@@ -515,7 +515,7 @@ def _says_more_than(document: object, arguments: str) -> bool:
     if "\\" in arguments or verbatim.has_exponent(arguments):
         return False  # escaped strings, or numbers spelled with digits the text does not show
     searched = verbatim.search_text(arguments)
-    for node in jsontext.leaves(document):
+    for node in _shallow_leaves_first(document):
         if node is True:
             return True
         elif type(node) is str:
@@ -526,6 +526,24 @@ def _says_more_than(document: object, arguments: str) -> bool:
             if verbatim.key(jsontext.number_spelling(node)) not in searched:
                 return True
     return False
+
+
+def _shallow_leaves_first(document: object) -> Iterator[object]:
+    """Every scalar of a document: first those of its top level, then the rest (jsontext.leaves). A result
+    says more than its call at one of its first scalars, and reaching a nested one first copies every
+    container on the way."""
+    kind = type(document)
+    if kind is not dict and kind is not list:
+        yield document
+        return
+    nested = []
+    for node in document.values() if kind is dict else document:
+        if type(node) in _CONTAINERS:
+            nested.append(node)
+        else:
+            yield node
+    for node in nested:
+        yield from jsontext.leaves(node)
 
 
 def is_iso_date(value: str) -> bool:

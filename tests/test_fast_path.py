@@ -423,3 +423,16 @@ def test_a_record_is_read_exactly_whatever_its_size(number, padding):
     record = {"id": "r", "pad": list(range(padding)), "messages": [{"role": "tool", "content": "x"}]}
     raw = json.dumps(record)[:-1] + f', "n": {number}}}'
     assert Decimal(str(loads(raw.encode())["n"])) == Decimal(str(number))  # no digit lost, small record or large
+
+
+@settings(max_examples=300)
+@given(_JSON_DOCUMENTS, _JSON_DOCUMENTS)
+def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(document, arguments):
+    """The shortcut that skips reading a call's arguments (a result surely says more) agrees with the full
+    §9.6 test, whichever scalar it meets first."""
+    from grounding.evidence import ReadOptions, _says_more_than, _says_nothing, _shallow_leaves_first, read_arguments
+
+    assert sorted(map(repr, _shallow_leaves_first(document))) == sorted(map(repr, jsontext.leaves(document)))
+    text = json.dumps(arguments)
+    if _says_more_than(document, text):
+        assert not _says_nothing(document, read_arguments(text, ReadOptions()))
