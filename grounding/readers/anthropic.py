@@ -41,8 +41,9 @@ def read(record: object, source: str, line: int) -> Conversation:
         raise RecordError('expected {"messages": [...]} for Anthropic Messages')
     items: list[Item] = [user_text(text) for text in _system_texts(body.get("system"))]
     calls: dict[str, tuple[object, str | None]] = {}
-    for index, raw in enumerate(messages):
-        message = expect_dict(raw, f"messages[{index}]")
+    for index, message in enumerate(messages):
+        if type(message) is not dict:  # the place is spelled only for the error
+            expect_dict(message, f"messages[{index}]")
         role = message.get("role")
         blocks = _blocks(message.get("content"), index)
         if role == "user":
@@ -71,7 +72,9 @@ def _blocks(content: object, index: int) -> list[dict]:
         return [{"type": "text", "text": content}]
     if content is None:
         return []
-    return [block for block in expect_list(content, f"messages[{index}].content") if isinstance(block, dict)]
+    if type(content) is not list:
+        expect_list(content, f"messages[{index}].content")
+    return [block for block in content if isinstance(block, dict)]
 
 
 def _user_items(blocks: list[dict], calls: dict[str, tuple[object, str | None]]) -> list[Item]:

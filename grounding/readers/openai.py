@@ -33,16 +33,18 @@ def read(record: object, source: str, line: int) -> Conversation:
     items: list[Item] = []
     calls: list[tuple[str | None, str | None, str | None]] = []  # (id, arguments, name) of the latest calls
     results_since_calls = 0
-    for index, raw in enumerate(messages):
-        message = expect_dict(raw, f"messages[{index}]")
+    for index, message in enumerate(messages):
+        if type(message) is not dict:  # the place is spelled only for the error
+            expect_dict(message, f"messages[{index}]")
         role = message.get("role")
+        content = message.get("content")
         if role in ("system", "developer", "user"):
-            items.append(user_text(_joined_text(message.get("content"), index)))
+            items.append(user_text(content if type(content) is str else _joined_text(content, index)))
         elif role == "assistant":
             found = _calls_of(message)
             if found is None:
                 stop = message.get("finish_reason", message.get("stop_reason"))
-                items.append(Item(Kind.ANSWER, _joined_text(message.get("content"), index),
+                items.append(Item(Kind.ANSWER, content if type(content) is str else _joined_text(content, index),
                                   stop_reason=stop if isinstance(stop, str) else None))
             else:
                 items.append(Item(Kind.NEITHER, "", calls=tuple(n for _, _, n in found if isinstance(n, str))))
@@ -50,8 +52,10 @@ def read(record: object, source: str, line: int) -> Conversation:
         elif role in ("tool", "function"):
             tool, arguments = _answered_call(message, calls, results_since_calls)
             results_since_calls += 1
-            content = message.get("content")
-            if isinstance(content, dict):  # lowered from a format that keeps results as JSON (OTel)
+            if type(content) is str:  # most results: one text (result_items of it, without the checks)
+                items.append(Item(Kind.EVIDENCE, content, call_arguments=arguments,
+                                  tool=tool if isinstance(tool, str) else None))
+            elif isinstance(content, dict):  # lowered from a format that keeps results as JSON (OTel)
                 items.extend(result_items(content, arguments=arguments, tool=tool))
             else:
                 items.extend(result_items(_part_texts(content, index), arguments=arguments, tool=tool))
