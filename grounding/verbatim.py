@@ -36,7 +36,7 @@ _MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every nam
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 # See quote_counts: a place's quotes are counted within its chunk, the chunks before it counted once.
-_CHUNK = 4096
+_CHUNK = 1024
 # What stands around a number literal outside strings: JSON's separators and whitespace.
 _LITERAL_BEFORE_TEXT = frozenset(":[, \t\n\r")
 _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
