@@ -40,6 +40,7 @@ _TOTAL_WORD = regex.compile(
 )
 _BULLET = regex.compile(r"(?:[-*•–·+]|\d{1,3}[.)]|[A-Za-z][.)])\s")
 _INDENT = regex.compile(r"[ \t\u00a0]*")
+_DIGIT_OR_CURRENCY = regex.compile(r"[\d$€£¥₹]")
 _LIST_LIMIT = 200
 
 
@@ -465,6 +466,6 @@ def _is_total_heading(text: str) -> bool:
     return (
         len(stripped) <= 40
         and stripped.endswith(":")
-        and not regex.search(r"[\d$€£¥₹]", stripped)
+        and _DIGIT_OR_CURRENCY.search(stripped) is None
         and _TOTAL_WORD.search(stripped) is not None
     )

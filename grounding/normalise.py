@@ -19,6 +19,7 @@ _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
 _NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
 _DIGIT = re.compile(r"\d")
+_WRITTEN_NUMBER = regex.compile(r"\d(?:[\d,]*)(?:\.(\d+))?")  # its decimals: see decimals_written
 _SIGNS = ("-", "+")
 _NUMBER_STARTS = frozenset("+-0123456789")  # what a text _NUMBER matches can begin with (digits are folded)
 
@@ -125,7 +126,7 @@ def decimals_written(text: str) -> int:
     >>> decimals_written("$3,617.00"), decimals_written("48.250"), decimals_written("2,184")
     (2, 3, 0)
     """
-    match = regex.search(r"\d(?:[\d,]*)(?:\.(\d+))?", fold_digits(text))
+    match = _WRITTEN_NUMBER.search(fold_digits(text))
     if match is None or match.group(1) is None:
         return 0
     return len(match.group(1))
