@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
 
 from grounding import verbatim
 from grounding.evidence import (
@@ -65,16 +66,21 @@ def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
         return None
     places = max(map(len, _DECIMALS.findall("\n".join(spellings))), default=0)
     try:  # from the digits as written: no Decimal need be made for an operand no search reaches
-        if places:
-            scaled = {int(whole + fraction.ljust(places, "0")) for whole, _, fraction in map(_AT_POINT, spellings)}
-        else:
+        if not places:
             scaled = set(map(int, spellings))
+        elif max(map(len, spellings)) + places <= _FLOAT_EXACT:
+            # every such operand times 10**places lies below 10**15, where a float (two roundings, each within
+            # 2**-53) stays within a quarter of it: rounding gives the integer exactly, in C
+            scaled = set(map(round, map(operator.mul, map(float, spellings), repeat(10.0**places))))
+        else:
+            scaled = {int(whole + fraction.ljust(places, "0")) for whole, _, fraction in map(_AT_POINT, spellings)}
     except ValueError:  # not digits and a point (not seen): the values tell
         scaled = set(map(int, map(operator.methodcaller("scaleb", places), map(Decimal, spellings))))
     return (places, scaled) if not scaled or max(scaled) < SCALED_LIMIT else None
 
 
 _AT_POINT = operator.methodcaller("partition", ".")
+_FLOAT_EXACT = 15
 
 
 class EvidenceIndex:

@@ -7,6 +7,7 @@ collection added up exactly, every pair of operands tried in order.
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 from hypothesis import example, given
@@ -155,10 +156,13 @@ def test_the_collections_found_visiting_containers_are_those_a_whole_reading_fin
     )
 )
 @example({"12.5", "7", "0.125"})
+@example({"2.5E3"})  # the point's digits as written set the places, an exponent's too
+@example({"9999999999999", "0.01"})  # at the float path's bound: 13 characters and 2 places
+@example({"99999999999999", "0.01"})  # past it: scaled from the digits
 def test_operands_are_scaled_from_their_digits_as_their_values_scale(spellings):
     from grounding.index import SCALED_LIMIT, _scaled
 
-    places = max((len(s.partition(".")[2]) for s in spellings if "." in s and "e" not in s.lower()), default=0)
+    places = max((len(digits) for s in spellings for digits in re.findall(r"\.([0-9]+)", s)), default=0)
     expected = {int(Decimal(s).scaleb(places)) for s in spellings}
     found = _scaled(spellings)
     if any(len(s) > 24 for s in spellings) or (expected and max(expected) >= SCALED_LIMIT):
