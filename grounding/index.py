@@ -58,7 +58,11 @@ _DECIMALS = re.compile(r"\.(\d+)")
 
 
 def _may_hold(search: str | None, keys: list[str]) -> bool:
-    return search is None or any(key in search for key in keys)
+    if search is None:
+        return True
+    if len(keys) == 1:  # most questions ask one key
+        return keys[0] in search
+    return any(key in search for key in keys)
 
 
 def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
