@@ -316,13 +316,15 @@ class EvidenceIndex:
         """True when an indexed number rounds to magnitude at that many decimals (§9.3).
 
         Such a number, cut to those decimals, is magnitude or one step below,
-        so its spelling starts with one of theirs.
+        so its spelling starts with one of theirs. One below magnitude has more
+        decimals than that step, so it starts with the step written out to them
+        (``3580.0`` for 3580.05 to 3580.09…, where ``3580`` would be found in many texts).
         """
         half = Decimal(5).scaleb(-(decimals + 1))
         if magnitude.normalize().as_tuple().exponent < -decimals:
             return self.has_number_near(magnitude - half, magnitude + half)  # more decimals than written
         below = magnitude - Decimal(1).scaleb(-decimals)
-        self.forms_for([spell(magnitude)] + ([spell(below)] if below >= 0 else []))
+        self.forms_for([spell(magnitude)] + ([format(below, f".{decimals}f")] if below >= 0 else []))
         return self._number_between(magnitude - half, magnitude + half)
 
     def has_number_near(self, low: Decimal, high: Decimal) -> bool:

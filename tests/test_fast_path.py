@@ -68,6 +68,28 @@ def test_rounding_down_reads_the_piece_one_step_below():
     assert via(verdict) == {"10000": "rounded"}
 
 
+def test_rounding_down_reads_the_piece_whose_number_starts_with_the_step_written_out():
+    verdict = both({"id": "35801"}, {"rate": 3580.07}, answer="The rate is 3,580.1 today.")
+    assert via(verdict) == {"3580.1": "rounded"}
+
+
+@settings(max_examples=200)
+@given(
+    st.decimals(min_value=0, max_value=10**6, places=4, allow_nan=False, allow_infinity=False),
+    st.integers(0, 3),
+    st.sampled_from(["{number}", '"{number} ms"', '"{number}"']),
+    st.sampled_from([-1, 0, 1]),
+)
+def test_rounding_finds_a_number_wherever_the_fast_path_reads(number, decimals, spelling, nudge):
+    """An answer's number near a read one, written to 0-3 decimals: the fast path, which reads only the pieces
+    whose search text holds the rounded spellings, agrees with reading everything."""
+    written = number.quantize(Decimal(1).scaleb(-decimals)) + nudge * Decimal(1).scaleb(-decimals)
+    if written <= 0:
+        return
+    result = '{"id": "x", "value": ' + spelling.format(number=number) + "}"
+    both({"id": "35801", "n": 3580}, result, answer=f"The value is {written:,} now.")
+
+
 def test_a_time_of_day_is_read_from_another_spelling():
     verdict = both({"at": "2027-07-04T16:20:00Z"}, answer="It ran at 4:20pm on 2027-07-04.")
     assert unsupported(verdict) == []
