@@ -323,13 +323,16 @@ def _numbers_of(literals: set[str]) -> set[str] | None:
 
 
 def seen_of(examined: Examined) -> verbatim.Seen:
-    """A result as seen before reading it. A failed one (rare) is not seen at all, only read: its forms
-    lose what the call's arguments spell."""
-    if examined.failed:
-        return verbatim.Seen()
+    """A result as seen before reading it. A failed one says nothing verbatim, as its forms lose what the
+    call's arguments spell; it keeps its search text, which still holds the key of every form it is read
+    as (losing forms leaves the rest inside their tokens), so a question it cannot answer does not read it."""
     if examined.document is _TEXT:
-        return verbatim.see_text(examined.text)
-    return verbatim.see_json(examined.text, examined.notes) if examined.exact_json else verbatim.Seen()
+        seen = verbatim.see_text(examined.text)
+    elif examined.exact_json:
+        seen = verbatim.see_json(examined.text, examined.notes)
+    else:
+        return verbatim.Seen()
+    return verbatim.Seen(lowered=seen.lowered, notes=seen.notes) if examined.failed else seen
 
 
 _WITHOUT_SIGN = operator.methodcaller("lstrip", "-")

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from grounding import jsontext, verbatim
 from grounding.engine import check_conversation
 from grounding.evidence import spell
+from grounding.index import EvidenceIndex
 from grounding.normalise import spell_decimal
 from grounding.readers import read_record
 from grounding.settings import Settings, build_settings
@@ -144,6 +145,19 @@ def test_a_value_searched_for_in_vain_is_found_in_a_piece_seen_later():
 def test_a_failed_lookup_lends_nothing_its_arguments_spell():
     verdict = both({"error": "not found"}, answer="Order 88231 is missing.", arguments={"order": "88231"})
     assert unsupported(verdict) == ["88231"]
+
+
+def test_a_failed_result_is_read_only_for_a_question_its_search_text_could_answer():
+    failed = '{"error": "order ORD-88231 not found; nearest depot DEP-4410, retry in 3600 s"}'
+    verdict = both(failed, answer="Order ORD-88231 failed; depot DEP-4410 will retry after 3,600 s.",
+                   arguments={"order": "ORD-88231"})
+    assert unsupported(verdict) == ["ord-88231"]  # what the call spelled; the rest is read off the error
+    verdict = both(failed, answer="Refund RF-55120 is queued.", arguments={"order": "ORD-88231"})
+    assert unsupported(verdict) == ["rf-55120"]
+    index = EvidenceIndex()
+    index.see_result(failed, arguments=json.dumps({"order": "ORD-88231"}))
+    assert not index.is_read_plainly("rf-55120") and index._unread  # not read: its text cannot hold it
+    assert index.is_read_plainly("dep-4410") and not index._unread
 
 
 def test_derived_totals_are_found_in_reading_order():
@@ -384,7 +398,6 @@ def test_a_form_shaped_unlike_any_time_is_sought_as_written():
        st.booleans())
 def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(literal, zeros, spaced):
     from grounding.evidence import ReadOptions, read_tool_result
-    from grounding.index import EvidenceIndex
 
     written = literal + (zeros if "." in literal else "." + zeros if zeros else "")
     text = json.dumps({"n": json.loads(written), "s": "x" + literal}, separators=(", ", ": ") if spaced else (",", ":"))
@@ -415,7 +428,6 @@ _ANSWER_PARTS = st.sampled_from([
 def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_find(parts):
     from grounding import arithmetic
     from grounding.candidates import read_answer
-    from grounding.index import EvidenceIndex
 
     text = " ".join(parts)
     answer, settings = read_answer(text, Settings()), Settings()
