@@ -40,6 +40,7 @@ _CHUNK = 1024
 # What stands around a number literal outside strings: JSON's separators and whitespace.
 _LITERAL_BEFORE_TEXT = frozenset(":[, \t\n\r")
 _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
+_JSON_MARKS = ":,"  # the token characters JSON writes outside its strings
 
 
 _UNKNOWN = object()
@@ -158,7 +159,13 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False, quotes:
         else:
             whole_literal = literal and before in _LITERAL_BEFORE_TEXT and _literal_ends(text, end, value)
             if token or whole_literal:
-                inside = _in_string(text, at, quotes)
+                # outside its strings a valid JSON text puts only ":" or "," of the token characters right after
+                # a quote or right before one: beside a quote, a token not beginning (ending) so is inside
+                inside = (
+                    (before == '"' and value[0] not in _JSON_MARKS)
+                    or (after == '"' and value[-1] not in _JSON_MARKS)
+                    or _in_string(text, at, quotes)
+                )
                 if (token and inside) or (whole_literal and not inside):
                     return True
         at = text.find(value, at + 1)

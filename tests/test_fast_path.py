@@ -313,6 +313,27 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     assert verbatim.json_literals(text) == literals
 
 
+_STRING_LEAVES = st.text("ab1-. :,[]{}", max_size=10)
+_STRING_DOCUMENTS = st.recursive(
+    st.one_of(_STRING_LEAVES, st.integers(-99, 99), st.booleans()),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_STRING_LEAVES, inner, max_size=4),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=300)
+@given(_STRING_DOCUMENTS, st.booleans(), st.data())
+def test_a_token_is_said_by_a_json_text_exactly_when_a_string_of_it_holds_it(document, spaced, data):
+    """Whether a found token stands inside a string, told by a quote beside it or by counting quotes, is what
+    splitting the text at its quotes says."""
+    text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
+    inside = verbatim.runs("\x00".join(text.split('"')[1::2]))
+    anywhere = sorted(verbatim.runs(text) | {"a", "1", "a1"})  # runs outside strings too (numbers, true, false)
+    asked = data.draw(st.sampled_from(sorted(inside) if inside and data.draw(st.booleans()) else anywhere))
+    seen = verbatim.see_json(text, jsontext.Notes(None, exponent=False, digit_comma=True))
+    assert verbatim.says(text, asked, True, False, seen.quotes) == (asked in inside)
+
+
 @given(st.text("a1,$€£¥₹-é.", max_size=12))
 def test_a_key_drops_what_normalising_deletes_whatever_the_text(form):
     assert verbatim.key(form) == "".join(ch for ch in form if ch not in ",$€£¥₹")
