@@ -145,12 +145,17 @@ def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings
     parts = _COMPOSITE_JOINER.split(candidate.value)
     if len(parts) < 2 or not all(parts):
         return None, None
+    values = []  # every part that is no value fails the route: told before any is looked up (lookups read)
     for part in parts:
         value = normalise(part)
         if settings.is_exempt(value):
             continue
         classified = classify(value, settings.min_digits, settings)
-        if classified is None or not grounded_by_early_routes(classified.value, classified.kind, part, index):
+        if classified is None:
+            return None, None
+        values.append((classified, part))
+    for classified, part in values:
+        if not grounded_by_early_routes(classified.value, classified.kind, part, index):
             return None, None
     joiner = " + " if "+" in candidate.value else " / "
     return "composite", joiner.join(parts)

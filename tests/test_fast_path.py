@@ -160,6 +160,18 @@ def test_a_failed_result_is_read_only_for_a_question_its_search_text_could_answe
     assert index.is_read_plainly("dep-4410") and not index._unread
 
 
+def test_a_composite_with_a_part_that_is_no_value_fails_before_any_part_is_looked_up():
+    from grounding.judge import judge_answer
+
+    result = '{"port": "Ethernet1/5", "peer": "Ethernet2/7"}'
+    verdict = both(result, answer="Traffic moved to ETHERNET1/21.")
+    assert unsupported(verdict) == ["ethernet1/21"]
+    index = EvidenceIndex()
+    index.see_result(result)
+    judge_answer("Traffic moved to ETHERNET1/21.", index, Settings())
+    assert index._unread  # "21" is no value, so "ethernet1" (held inside Ethernet1/5) was never looked up
+
+
 def test_derived_totals_are_found_in_reading_order():
     first = {"items": [{"fee": 1200}, {"fee": 800}]}
     second = {"rows": [{"cost": 1500}, {"cost": 500}]}
