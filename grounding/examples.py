@@ -11,6 +11,7 @@ import regex
 
 from grounding.candidates import Answer, Candidate
 from grounding.index import EvidenceIndex
+from grounding.values import COMPOSITE_JOINER
 
 _BETWEEN = r"[\s,:(#\"'“”‘’«»`]*"
 _TRIGGER = regex.compile(
@@ -23,7 +24,6 @@ _LIST_GAP = regex.compile(
     r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
 )
 _PLACEHOLDER = regex.compile(r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
-_PARTS_JOINER = regex.compile(r"[+/]")  # a composite's parts (§9.13)
 _STRIP = "\"'“”‘’«»`.,;:!?()[]"
 _LOOKBACK = 40
 _TRIGGER_WORDS = ("e.", "eg.", "example", "instance", "like", "such")  # what _TRIGGER and _SUCH_AS need
@@ -118,7 +118,7 @@ def _after_trigger(text: str, start: int, end: int) -> bool:
 
 def _is_neighbour_of_read_value(value: str, index: EvidenceIndex) -> bool:
     """True when value, or one of its ``+``/``/`` parts, is one character off a read form."""
-    parts = [value] + [part for part in _PARTS_JOINER.split(value) if part != value]
+    parts = [value] + [part for part in COMPOSITE_JOINER.split(value) if part != value]
     for part in parts:
         if len(part) < 6 or not any(ch.isdigit() for ch in part):
             continue

@@ -66,13 +66,14 @@ def _may_hold(search: str | None, keys: list[str]) -> bool:
 
 
 def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
-    if spellings and max(map(len, spellings)) > SCALED_LENGTH:
+    longest = max(map(len, spellings), default=0)
+    if longest > SCALED_LENGTH:
         return None
     places = max(map(len, _DECIMALS.findall("\n".join(spellings))), default=0)
     try:  # from the digits as written: no Decimal need be made for an operand no search reaches
         if not places:
             scaled = set(map(int, spellings))
-        elif max(map(len, spellings)) + places <= _FLOAT_EXACT:
+        elif longest + places <= _FLOAT_EXACT:
             # every such operand times 10**places lies below 10**15, where a float (two roundings, each within
             # 2**-53) stays within a quarter of it: rounding gives the integer exactly, in C
             scaled = set(map(round, map(operator.mul, map(float, spellings), repeat(10.0**places))))

@@ -16,11 +16,10 @@ from grounding.derive import find_formula
 from grounding.index import EvidenceIndex
 from grounding.normalise import canonical, decimals_written, lookup_forms, normalise
 from grounding.settings import Settings
-from grounding.values import Kind, classify, range_ends
+from grounding.values import COMPOSITE_JOINER, Kind, classify, range_ends
 from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_COMPOSITE_JOINER = regex.compile(r"[+/]")
 
 
 def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
@@ -140,9 +139,9 @@ def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | 
 
 def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings) -> tuple[str | None, str | None]:
     """Route 8: every ``+``/``/`` part of an identifier is a grounded value (§9.13)."""
-    if candidate.kind is not Kind.IDENTIFIER or not _COMPOSITE_JOINER.search(candidate.value):
+    if candidate.kind is not Kind.IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
         return None, None
-    parts = _COMPOSITE_JOINER.split(candidate.value)
+    parts = COMPOSITE_JOINER.split(candidate.value)
     if len(parts) < 2 or not all(parts):
         return None, None
     values = []  # every part that is no value fails the route: told before any is looked up (lookups read)

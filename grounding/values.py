@@ -19,6 +19,7 @@ from grounding.units import split_unit
 
 # The standard engine: these run on every distinct token and part, and it is the faster one here.
 _RATIO = re.compile(r"\d{1,2}/\d{1,2}")
+COMPOSITE_JOINER = re.compile(r"[+/]")  # what joins the parts of a composite value (§9.13)
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")

@@ -39,12 +39,12 @@ def read(record: object, source: str, line: int) -> Conversation:
         role = message.get("role")
         content = message.get("content")
         if role in ("system", "developer", "user"):
-            items.append(user_text(content if type(content) is str else _joined_text(content, index)))
+            items.append(user_text(_joined_text(content, index)))
         elif role == "assistant":
             found = _calls_of(message)
             if found is None:
                 stop = message.get("finish_reason", message.get("stop_reason"))
-                items.append(Item(Kind.ANSWER, content if type(content) is str else _joined_text(content, index),
+                items.append(Item(Kind.ANSWER, _joined_text(content, index),
                                   stop_reason=stop if isinstance(stop, str) else None))
             else:
                 items.append(Item(Kind.NEITHER, "", calls=tuple(n for _, _, n in found if isinstance(n, str))))
@@ -52,10 +52,7 @@ def read(record: object, source: str, line: int) -> Conversation:
         elif role in ("tool", "function"):
             tool, arguments = _answered_call(message, calls, results_since_calls)
             results_since_calls += 1
-            if type(content) is str:  # most results: one text (result_items of it, without the checks)
-                items.append(Item(Kind.EVIDENCE, content, call_arguments=arguments,
-                                  tool=tool if isinstance(tool, str) else None))
-            elif isinstance(content, dict):  # lowered from a format that keeps results as JSON (OTel)
+            if type(content) is str or isinstance(content, dict):  # one text (most), or JSON lowered from OTel
                 items.extend(result_items(content, arguments=arguments, tool=tool))
             else:
                 items.extend(result_items(_part_texts(content, index), arguments=arguments, tool=tool))
@@ -95,6 +92,8 @@ def _answered_call(message: dict, calls: list, position: int) -> tuple[object, s
 
 
 def _joined_text(content: object, index: int) -> str:
+    if type(content) is str:  # most messages: the text as it stands, no list of parts to build and join
+        return content
     return "\n".join(_part_texts(content, index))
 
 
