@@ -9,7 +9,7 @@ from grounding.contract import STOPS_REFUSED, STOPS_TRUNCATED, Attempt, Contract
 from grounding.evidence import ReadOptions, result_failed
 from grounding.index import EvidenceIndex
 from grounding.judge import judge_answer
-from grounding.model import Conversation, Item, Kind
+from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, Conversation, Item
 from grounding.pickling import by_position
 from grounding.settings import Settings
 from grounding.verdict import Status, Verdict
@@ -52,13 +52,13 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     for position, item in enumerate(items):
         if ledger is not None:
             ledger.see(item)
-        if item.kind is Kind.EVIDENCE:
+        if item.kind is EVIDENCE:
             index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
-        elif item.kind is Kind.EXEMPT:
+        elif item.kind is EXEMPT:
             index.see_exempt(item.text)
-        elif item.kind is Kind.NEITHER and item.text.startswith("[evidence check") and previous is not None:
+        elif item.kind is NEITHER and item.text.startswith("[evidence check") and previous is not None:
             named_back = _named_back(item.text, previous)
-        elif item.kind is Kind.ANSWER:
+        elif item.kind is ANSWER:
             if contract is not None and _reasked(items, position):
                 stage, error = contract.judge(item.text)
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
@@ -104,11 +104,11 @@ class _Ledger:
         self.results: list[tuple[str | None, bool]] = []
 
     def see(self, item: Item) -> None:
-        if item.kind is Kind.EXEMPT:
+        if item.kind is EXEMPT:
             self.calls, self.results = [], []
         elif item.calls:
             self.calls.extend(item.calls)
-        elif item.kind is Kind.EVIDENCE:
+        elif item.kind is EVIDENCE:
             failed = result_failed(item.text, is_error=item.is_error, document=item.document)
             self.results.append((item.tool, failed))
 
@@ -143,13 +143,13 @@ def _named_back(text: str, previous: Verdict) -> list[str]:
 def _reasked(items: tuple[Item, ...], position: int) -> bool:
     """True when a schema check re-asks this answer: the next turn is a "[schema check" correction."""
     following = items[position + 1] if position + 1 < len(items) else None
-    return following is not None and following.kind is Kind.NEITHER and following.text.startswith("[schema check")
+    return following is not None and following.kind is NEITHER and following.text.startswith("[schema check")
 
 
 def _unjudgeable(conversation: Conversation) -> Iterator[JudgedAnswer]:
     """Every answer of a conversation whose evidence is not in the record; at least one entry, so it is seen."""
     verdict = Verdict(Status.UNJUDGEABLE, 0, reason=conversation.unjudgeable)
-    answers = [item.text for item in conversation.items if item.kind is Kind.ANSWER] or [""]
+    answers = [item.text for item in conversation.items if item.kind is ANSWER] or [""]
     for turn, text in enumerate(answers):
         yield JudgedAnswer(
             conversation.source, conversation.line, conversation.id, turn, text, verdict, conversation.input_format

@@ -16,8 +16,8 @@ from grounding.derive import find_formula
 from grounding.index import EvidenceIndex
 from grounding.normalise import canonical, decimals_written, lookup_forms, normalise
 from grounding.settings import Settings
-from grounding.values import COMPOSITE_JOINER, Kind, classify, range_ends
-from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
+from grounding.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, classify, range_ends
+from grounding.verdict import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
@@ -41,11 +41,11 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
         else:
             grounded_via.append(finding)
     if unsupported:
-        status = Status.FLAGGED
+        status = FLAGGED
     elif any(finding.via in COMPUTED_VIA for finding in grounded_via):
-        status = Status.DERIVED
+        status = DERIVED
     else:
-        status = Status.GROUNDED
+        status = GROUNDED
     return Verdict(status, len(answer.candidates), tuple(unsupported), tuple(grounded_via), tuple(example_values))
 
 
@@ -101,7 +101,7 @@ def magnitude_of(value: str) -> Decimal:
 
 def _by_number(candidate: Candidate, index: EvidenceIndex) -> str | None:
     """Routes 3 and 4: sign, then rounding (numbers only)."""
-    if candidate.kind is not Kind.NUMBER:
+    if candidate.kind is not NUMBER:
         return None
     magnitude = magnitude_of(candidate.value)
     if index.has_number(magnitude):
@@ -113,7 +113,7 @@ def _by_number(candidate: Candidate, index: EvidenceIndex) -> str | None:
 
 def _by_range(candidate: Candidate, index: EvidenceIndex) -> str | None:
     """Route 5: both ends of a range grounded plainly, by a reading, or by sign (§9.8)."""
-    if candidate.kind is not Kind.RANGE:
+    if candidate.kind is not RANGE:
         return None
     ends = range_ends(candidate.value)
     if ends and all(_end_grounded(normalise(end), index) for end in ends):
@@ -139,7 +139,7 @@ def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | 
 
 def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings) -> tuple[str | None, str | None]:
     """Route 8: every ``+``/``/`` part of an identifier is a grounded value (§9.13)."""
-    if candidate.kind is not Kind.IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
+    if candidate.kind is not IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
         return None, None
     parts = COMPOSITE_JOINER.split(candidate.value)
     if len(parts) < 2 or not all(parts):
@@ -172,7 +172,7 @@ def _by_computation(
     candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
 ) -> tuple[str, str] | None:
     """Routes 9 and 10: a computation the answer writes, then a formula over operands."""
-    if work is None or candidate.kind is not Kind.NUMBER or masks.all_masked(candidate, answer):
+    if work is None or candidate.kind is not NUMBER or masks.all_masked(candidate, answer):
         return None
     magnitude = magnitude_of(candidate.value)
     stated = work.stated(magnitude)

@@ -18,6 +18,11 @@ class Kind(Enum):
     NEITHER = "neither"  # tool calls, framework corrections: ground nothing
 
 
+# The members as plain names, for code run per message: in Python 3.11 ``Kind.EVIDENCE`` costs five times a
+# global's look-up (EnumType defines __getattr__, so every attribute of the class takes the slow path).
+EVIDENCE, EXEMPT, ANSWER, NEITHER = Kind.EVIDENCE, Kind.EXEMPT, Kind.ANSWER, Kind.NEITHER
+
+
 @dataclass(slots=True)  # not frozen: one per message, and a frozen __init__ costs ~6x (a setattr per field)
 class Item:
     """One piece of a conversation, in order."""

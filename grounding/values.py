@@ -33,6 +33,10 @@ class Kind(Enum):
     DECLARED = "declared"
 
 
+# The members as plain names, for code run per value (see grounding.model: a member's look-up is slow in 3.11).
+NUMBER, RANGE, IDENTIFIER, DECLARED = Kind.NUMBER, Kind.RANGE, Kind.IDENTIFIER, Kind.DECLARED
+
+
 @dataclass(slots=True)  # not frozen: made per distinct token an answer writes, and a frozen __init__ costs ~6x
 class Value:
     """A token that is a value: its normalised spelling, shape label and kind."""
@@ -53,7 +57,7 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
             return None
         shape = settings.shape_of(value)
         if shape is not None:
-            return Value(value, shape, Kind.DECLARED)
+            return Value(value, shape, DECLARED)
     found, with_unit = classify_plainly(value, min_digits)
     exempt = settings.exempt if settings is not None else ()
     if with_unit and exempt and any(form in exempt for form in lookup_forms(found.value)):
@@ -75,7 +79,7 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
         return None, False
     is_range = _range_decision(value, min_digits)
     if is_range is not None:
-        return (Value(value, "identifier", Kind.RANGE) if is_range else None), False
+        return (Value(value, "identifier", RANGE) if is_range else None), False
     number = split_unit(value)
     if number is not None:
         found = _number(spell_number(number), min_digits)
@@ -85,7 +89,7 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
 
 def _identifier(value: str) -> Value | None:
     if len(value) >= 4 and _IDENTIFIER_MARK.search(value):
-        return Value(value, "identifier", Kind.IDENTIFIER)
+        return Value(value, "identifier", IDENTIFIER)
     return None
 
 
@@ -108,6 +112,6 @@ def _range_decision(value: str, min_digits: int) -> bool | None:
 
 def _number(spelled: str, min_digits: int) -> Value | None:
     if digit_count(spelled) >= min_digits:
-        return Value(spelled, "number", Kind.NUMBER)
+        return Value(spelled, "number", NUMBER)
     return None
 

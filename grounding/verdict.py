@@ -18,6 +18,10 @@ class Status(Enum):
     REFUSED = "refused"  # the model declined (refusal, content filter)
 
 
+# The statuses every answer may get, as plain names (see grounding.model: a member's look-up is slow in 3.11).
+GROUNDED, DERIVED, FLAGGED = Status.GROUNDED, Status.DERIVED, Status.FLAGGED
+
+
 COMPUTED_VIA = frozenset({"derived", "stated", "listed-total"})
 
 

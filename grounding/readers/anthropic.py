@@ -6,7 +6,7 @@ the user's own ``text`` blocks beside them are exempt.
 
 from __future__ import annotations
 
-from grounding.model import Conversation, Item, Kind
+from grounding.model import ANSWER, EVIDENCE, Conversation, Item
 from grounding.readers.common import (
     RecordError,
     arguments_text,
@@ -51,8 +51,8 @@ def read(record: object, source: str, line: int) -> Conversation:
         elif role == "assistant":
             item = _assistant_item(blocks, calls)
             stop = message.get("stop_reason")
-            if item.kind is Kind.ANSWER and isinstance(stop, str):
-                item = Item(Kind.ANSWER, item.text, stop_reason=stop)
+            if item.kind is ANSWER and isinstance(stop, str):
+                item = Item(ANSWER, item.text, stop_reason=stop)
             items.append(item)
         else:
             raise RecordError(f"messages[{index}] has role {role!r}; expected user or assistant")
@@ -87,7 +87,7 @@ def _user_items(blocks: list[dict], calls: dict[str, tuple[object, str | None]])
                 block.get("tool_use_id"), str) else (None, None)
             is_error = block.get("is_error") is True
             for text in _result_texts(block.get("content")):
-                items.append(Item(Kind.EVIDENCE, text, is_error=is_error, call_arguments=arguments,
+                items.append(Item(EVIDENCE, text, is_error=is_error, call_arguments=arguments,
                                   tool=name if isinstance(name, str) else None))
     return items
 
@@ -104,7 +104,7 @@ def _assistant_item(blocks: list[dict], calls: dict[str, tuple[object, str | Non
                 calls[block["id"]] = (block.get("name"), arguments_text(block.get("input")))
     if made_calls:
         return calls_item(names)
-    return Item(Kind.ANSWER, "\n".join(texts))
+    return Item(ANSWER, "\n".join(texts))
 
 
 def _result_texts(content: object) -> list[str]:

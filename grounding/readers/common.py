@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import orjson
 
-from grounding.model import Item, Kind, is_framework_correction
+from grounding.model import EVIDENCE, EXEMPT, NEITHER, Item, is_framework_correction
 
 
 class RecordError(ValueError):
@@ -16,7 +16,7 @@ class RecordError(ValueError):
 
 def user_text(text: str) -> Item:
     """User or system text: exempt, unless a framework wrote it (§2.3)."""
-    return Item(Kind.NEITHER if is_framework_correction(text) else Kind.EXEMPT, text)
+    return Item(NEITHER if is_framework_correction(text) else EXEMPT, text)
 
 
 def arguments_text(arguments: object) -> str | None:
@@ -77,17 +77,17 @@ def result_items(
     """
     name = tool if isinstance(tool, str) else None
     if content is None:
-        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, tool=name)]
+        return [Item(EVIDENCE, "", is_error=is_error, call_arguments=arguments, tool=name)]
     if isinstance(content, str):
-        return [Item(Kind.EVIDENCE, content, is_error=is_error, call_arguments=arguments, tool=name)]
+        return [Item(EVIDENCE, content, is_error=is_error, call_arguments=arguments, tool=name)]
     if isinstance(content, list) and content and all(text_of_block(block) is not None for block in content):
         return [
-            Item(Kind.EVIDENCE, text_of_block(block), is_error=is_error, call_arguments=arguments, tool=name)
+            Item(EVIDENCE, text_of_block(block), is_error=is_error, call_arguments=arguments, tool=name)
             for block in content
         ]
     if isinstance(content, (dict, list)):
-        return [Item(Kind.EVIDENCE, "", is_error=is_error, call_arguments=arguments, document=content, tool=name)]
-    return [Item(Kind.EVIDENCE, str(content), is_error=is_error, call_arguments=arguments, tool=name)]
+        return [Item(EVIDENCE, "", is_error=is_error, call_arguments=arguments, document=content, tool=name)]
+    return [Item(EVIDENCE, str(content), is_error=is_error, call_arguments=arguments, tool=name)]
 
 
 _TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})
@@ -154,4 +154,4 @@ class CallLedger:
 
 def calls_item(calls: list[tuple[object, object, str | None]]) -> Item:
     """An assistant turn that called tools: it grounds nothing, and its calls go to the ledger."""
-    return Item(Kind.NEITHER, "", calls=tuple(name for _, name, _ in calls if isinstance(name, str)))
+    return Item(NEITHER, "", calls=tuple(name for _, name, _ in calls if isinstance(name, str)))

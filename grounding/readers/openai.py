@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grounding.model import Conversation, Item, Kind
+from grounding.model import ANSWER, NEITHER, Conversation, Item
 from grounding.readers.common import (
     RecordError,
     arguments_text,
@@ -44,10 +44,10 @@ def read(record: object, source: str, line: int) -> Conversation:
             found = _calls_of(message)
             if found is None:
                 stop = message.get("finish_reason", message.get("stop_reason"))
-                items.append(Item(Kind.ANSWER, _joined_text(content, index),
+                items.append(Item(ANSWER, _joined_text(content, index),
                                   stop_reason=stop if isinstance(stop, str) else None))
             else:
-                items.append(Item(Kind.NEITHER, "", calls=tuple(n for _, _, n in found if isinstance(n, str))))
+                items.append(Item(NEITHER, "", calls=tuple(n for _, _, n in found if isinstance(n, str))))
                 calls, results_since_calls = found, 0
         elif role in ("tool", "function"):
             tool, arguments = _answered_call(message, calls, results_since_calls)
