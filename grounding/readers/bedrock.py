@@ -29,10 +29,20 @@ def recognises(record: object) -> bool:
         messages = [message] if isinstance(message, dict) else None
     if not messages:
         return False
-    blocks = [b for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list) for b in m["content"]]
-    if any(isinstance(b, dict) and not _BEDROCK_KEYS.isdisjoint(b) for b in blocks):
-        return True
-    return "modelId" in record and all(isinstance(b, dict) and "type" not in b for b in blocks)
+    blocks = []  # loops, not any()/all() over generators: this runs on every record of every format
+    for m in messages:
+        content = m.get("content") if isinstance(m, dict) else None
+        if isinstance(content, list):
+            blocks.extend(content)
+    for b in blocks:
+        if isinstance(b, dict) and not _BEDROCK_KEYS.isdisjoint(b):
+            return True
+    if "modelId" not in record:
+        return False
+    for b in blocks:
+        if not isinstance(b, dict) or "type" in b:
+            return False
+    return True
 
 
 def read(record: object, source: str, line: int) -> Conversation:

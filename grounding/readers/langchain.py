@@ -28,7 +28,12 @@ _CLASS_TYPES = {"SystemMessage": "system", "HumanMessage": "human", "AIMessage":
 
 def recognises(record: object) -> bool:
     messages = messages_list(record)
-    return bool(messages) and all(unpack(m) is not None for m in messages)
+    if not messages:
+        return False
+    for message in messages:  # a loop (not all() over a generator): most records fail at their first message
+        if unpack(message) is None:
+            return False
+    return True
 
 
 def read(record: object, source: str, line: int) -> Conversation:

@@ -10,9 +10,12 @@ from grounding.readers.common import RecordError, text_of_parts
 
 def recognises(record: object) -> bool:
     messages = record.get("messages") if isinstance(record, dict) else record
-    return (isinstance(messages, list) and bool(messages)
-            and all(isinstance(m, dict) and "role" in m and ("blocks" in m or "additional_kwargs" in m)
-                    for m in messages))
+    if not isinstance(messages, list) or not messages:
+        return False
+    for m in messages:  # a loop (not all() over a generator): most records fail at their first message
+        if not (isinstance(m, dict) and "role" in m and ("blocks" in m or "additional_kwargs" in m)):
+            return False
+    return True
 
 
 def read(record: object, source: str, line: int) -> Conversation:

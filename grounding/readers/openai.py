@@ -20,10 +20,13 @@ _FOREIGN_BLOCKS = frozenset({"tool_use", "tool_result"})
 
 def recognises(record: object) -> bool:
     messages = messages_list(record)
-    # OTel GenAI messages also have a role, but keep their text in "parts"
-    return isinstance(messages, list) and all(
-        isinstance(m, dict) and "role" in m and not ("parts" in m and "content" not in m) for m in messages
-    )
+    if not isinstance(messages, list):
+        return False
+    for m in messages:  # a loop, not all() over a generator: every OpenAI record runs through all its messages
+        # OTel GenAI messages also have a role, but keep their text in "parts"
+        if not (isinstance(m, dict) and "role" in m and not ("parts" in m and "content" not in m)):
+            return False
+    return True
 
 
 def read(record: object, source: str, line: int) -> Conversation:

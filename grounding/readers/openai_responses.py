@@ -30,8 +30,13 @@ def recognises(record: object) -> bool:
         return False
     if record.get("object") == "response":
         return True
-    items = [i for key in ("input", "output") if isinstance(record.get(key), list) for i in record[key]]
-    return any(isinstance(i, dict) and (i.get("type") in _ITEM_TYPES or _has_response_parts(i)) for i in items)
+    for key in ("input", "output"):  # loops, not any() over a generator: this runs on every record
+        items = record.get(key)
+        if isinstance(items, list):
+            for i in items:
+                if isinstance(i, dict) and (i.get("type") in _ITEM_TYPES or _has_response_parts(i)):
+                    return True
+    return False
 
 
 def _has_response_parts(item: dict) -> bool:

@@ -26,10 +26,12 @@ _CALL_PARTS = frozenset({"tool-call", "builtin-tool-call"})
 
 def recognises(record: object) -> bool:
     messages = messages_list(record)
-    return bool(messages) and all(
-        isinstance(m, dict) and m.get("kind") in ("request", "response") and isinstance(m.get("parts"), list)
-        for m in messages
-    )
+    if not messages:
+        return False
+    for m in messages:  # a loop (not all() over a generator): most records fail at their first message
+        if not (isinstance(m, dict) and m.get("kind") in ("request", "response") and isinstance(m.get("parts"), list)):
+            return False
+    return True
 
 
 def read(record: object, source: str, line: int) -> Conversation:
