@@ -6,8 +6,9 @@ from conftest import judge
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grounding.normalise import normalise
+from grounding.normalise import is_plainly_normal, normalise
 from grounding.tokens import token_texts
+from grounding.verbatim import is_canonical
 
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
 identifiers = st.builds(
@@ -44,6 +45,14 @@ def test_normalisation_is_idempotent(text):
     for token in token_texts(text):
         once = normalise(token)
         assert normalise(once) == once
+
+
+@fast
+@given(st.one_of(st.text(min_size=0, max_size=12), st.text("abcxyzABC0123456789-_./:$%#@+,()", max_size=12)))
+def test_what_the_verbatim_search_takes_for_normal_is_left_as_it_is_by_normalise(value):
+    # the index skips normalising these (see EvidenceIndex.says_verbatim)
+    if is_plainly_normal(value) or is_canonical(value):
+        assert normalise(value) == value
 
 
 @fast
