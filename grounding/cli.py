@@ -1,6 +1,5 @@
 """The ``ground`` command: parse options, read inputs, call the engine, render, exit."""
 
-from __future__ import annotations
 
 import gc
 import os

@@ -191,7 +191,11 @@ def is_canonical(literal: str) -> bool:
     No exponent, no leading or trailing zero: literals of 16 or more digits are parsed exactly
     (jsontext), shorter floats round-trip through their repr.
     """
-    return literal != "-0" and _CANONICAL_NUMBER.fullmatch(literal) is not None
+    # most values asked about are identifiers, which begin with a letter: told without the pattern
+    return literal[:1] in _LITERAL_STARTS and literal != "-0" and _CANONICAL_NUMBER.fullmatch(literal) is not None
+
+
+_LITERAL_STARTS = frozenset("-0123456789")
 
 
 def not_canonical(literals: Collection[str]) -> list[str]:

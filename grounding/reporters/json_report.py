@@ -17,7 +17,6 @@ from grounding.inputs import Problem
 from grounding.report import Summary
 from grounding.verdict import Finding
 
-
 _BATCH = 256
 
 
