@@ -19,6 +19,7 @@ from grounding.derive import find_formula
 from grounding.evidence import spell
 from grounding.index import EvidenceIndex
 from grounding.normalise import digit_count
+from grounding.patterns import LazyPattern
 from grounding.settings import Settings
 
 _MAX_LEFT = 64
@@ -27,20 +28,22 @@ _COUNT_WORDS = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 _COUNT = r"(?P<count>1[0-2]|[2-9]|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_FOR_COUNT_BEFORE = regex.compile(
-    rf"\bfor\s+(?:all\s+)?{_COUNT}\s+(?P<noun>[^\W\d_]+)[^\d$€£¥₹]{{0,24}}$", regex.IGNORECASE
+_FOR_COUNT_BEFORE = LazyPattern(
+    regex.compile, rf"\bfor\s+(?:all\s+)?{_COUNT}\s+(?P<noun>[^\W\d_]+)[^\d$€£¥₹]{{0,24}}$", regex.IGNORECASE
 )
-_FOR_COUNT_AFTER = regex.compile(
-    rf"(?:\s*[^\s\d$€£¥₹]+){{0,3}}?\s*\bfor\s+(?:all\s+)?{_COUNT}\s+(?P<noun>[^\W\d_]+)", regex.IGNORECASE
+_FOR_COUNT_AFTER = LazyPattern(
+    regex.compile,
+    rf"(?:\s*[^\s\d$€£¥₹]+){{0,3}}?\s*\bfor\s+(?:all\s+)?{_COUNT}\s+(?P<noun>[^\W\d_]+)",
+    regex.IGNORECASE,
 )
-_PER_AFTER = regex.compile(r"\s*(?:per\s+|/\s*)(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
-_PER_LABEL = regex.compile(r"\bper\s+(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
-_TOTAL_WORD = regex.compile(
-    r"\b(?:grand\s+)?(?:totals?|subtotals?|sum|combined|altogether|overall)\b", regex.IGNORECASE
+_PER_AFTER = LazyPattern(regex.compile, r"\s*(?:per\s+|/\s*)(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
+_PER_LABEL = LazyPattern(regex.compile, r"\bper\s+(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
+_TOTAL_WORD = LazyPattern(
+    regex.compile, r"\b(?:grand\s+)?(?:totals?|subtotals?|sum|combined|altogether|overall)\b", regex.IGNORECASE
 )
-_BULLET = regex.compile(r"(?:[-*•–·+]|\d{1,3}[.)]|[A-Za-z][.)])\s")
-_INDENT = regex.compile(r"[ \t\u00a0]*")
-_DIGIT_OR_CURRENCY = regex.compile(r"[\d$€£¥₹]")
+_BULLET = LazyPattern(regex.compile, r"(?:[-*•–·+]|\d{1,3}[.)]|[A-Za-z][.)])\s")
+_INDENT = LazyPattern(regex.compile, r"[ \t\u00a0]*")
+_DIGIT_OR_CURRENCY = LazyPattern(regex.compile, r"[\d$€£¥₹]")
 _LIST_LIMIT = 200
 
 

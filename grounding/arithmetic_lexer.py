@@ -12,15 +12,18 @@ from decimal import Decimal
 
 import regex
 
+from grounding.patterns import LazyPattern
 from grounding.units import UNITS
 
 CURRENCY_MARKS = "$€£¥₹"
-_NUMBER = regex.compile(r"(?P<mark>[$€£¥₹] ?)?(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(?P<fraction>\d+))?")
+_NUMBER = LazyPattern(
+    regex.compile, r"(?P<mark>[$€£¥₹] ?)?(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(?P<fraction>\d+))?"
+)
 _CURRENCY_CODES = frozenset(
     "usd eur gbp jpy cad aud chf cny inr nzd sek nok dkk mxn brl krw sgd hkd".split()
 )
-_CODE_AFTER = regex.compile(r"\s*([A-Za-z]{3})(?![A-Za-z])")
-_CODE_BEFORE = regex.compile(r"(?<![A-Za-z])([A-Za-z]{3})\s*$")
+_CODE_AFTER = LazyPattern(regex.compile, r"\s*([A-Za-z]{3})(?![A-Za-z])")
+_CODE_BEFORE = LazyPattern(regex.compile, r"(?<![A-Za-z])([A-Za-z]{3})\s*$")
 _IGNORED = set("\"'“”‘’`,_")
 _WORD_STOP = set("=+×−–();|→—\"'“”‘’`*") | set(CURRENCY_MARKS)
 _BAD_BEFORE = set("_.,/:#@") | set(CURRENCY_MARKS)

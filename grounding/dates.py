@@ -12,14 +12,16 @@ from dataclasses import dataclass
 
 import regex
 
+from grounding.patterns import LazyPattern
+
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIME = r"(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
 _DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
 _TIME_ONLY = re.compile(_TIME)
-_TWELVE_HOUR = regex.compile(
-    r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
+_TWELVE_HOUR = LazyPattern(
+    regex.compile, r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
 )
-_DAY_MARKER = regex.compile(r"[-+]\d{1,2}")
+_DAY_MARKER = LazyPattern(regex.compile, r"[-+]\d{1,2}")
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 MONTHS = {

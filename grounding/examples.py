@@ -11,19 +11,20 @@ import regex
 
 from grounding.candidates import Answer, Candidate
 from grounding.index import EvidenceIndex
+from grounding.patterns import LazyPattern
 from grounding.values import COMPOSITE_JOINER
 
 _BETWEEN = r"[\s,:(#\"'“”‘’«»`]*"
-_TRIGGER = regex.compile(
-    rf"(?:\be\.\s?g\.|\beg\.|\bfor\s+example|\bfor\s+instance|\bshould\s+look\s+like){_BETWEEN}$",
+_TRIGGER = LazyPattern(
+    regex.compile, rf"(?:\be\.\s?g\.|\beg\.|\bfor\s+example|\bfor\s+instance|\bshould\s+look\s+like){_BETWEEN}$",
     regex.IGNORECASE,
 )
-_SUCH_AS = regex.compile(rf"\bsuch\s+as{_BETWEEN}$", regex.IGNORECASE)
+_SUCH_AS = LazyPattern(regex.compile, rf"\bsuch\s+as{_BETWEEN}$", regex.IGNORECASE)
 _QUOTES = "\"'“”‘’«»`"
-_LIST_GAP = regex.compile(
-    r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
+_LIST_GAP = LazyPattern(
+    regex.compile, r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
 )
-_PLACEHOLDER = regex.compile(r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
+_PLACEHOLDER = LazyPattern(regex.compile, r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
 _STRIP = "\"'“”‘’«»`.,;:!?()[]"
 _LOOKBACK = 40
 _TRIGGER_WORDS = ("e.", "eg.", "example", "instance", "like", "such")  # what _TRIGGER and _SUCH_AS need

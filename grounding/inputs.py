@@ -24,6 +24,7 @@ import orjson
 
 from grounding import jsontext
 from grounding.errors import InputError
+from grounding.patterns import LazyPattern
 from grounding.pickling import by_position
 
 _BOM = b"\xef\xbb\xbf"
@@ -262,9 +263,9 @@ def _is_conversation(item: object) -> bool:
 
 # orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
 # exactly (the same test as for a tool result's text, see jsontext.has_long_literal).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+_SURROGATE_ESCAPE = LazyPattern(re.compile, r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = LazyPattern(
+    re.compile, r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
 

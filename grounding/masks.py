@@ -12,20 +12,21 @@ import regex
 
 from grounding.candidates import Answer, Candidate, Occurrence
 from grounding.index import EvidenceIndex
+from grounding.patterns import LazyPattern
 
-_PHRASE = regex.compile(
-    r"\b(?:ending(?:\s+(?:in|with))?|ends\s+(?:in|with)|last\s+(?:four|4)|last\s+digits"
+_PHRASE = LazyPattern(
+    regex.compile, r"\b(?:ending(?:\s+(?:in|with))?|ends\s+(?:in|with)|last\s+(?:four|4)|last\s+digits"
     r"|last\s+(?:four|4|three|3|five|5|six|6)\s+digits)"
     r"(?:\s+(?:of|are|is))?[\s:#(\"'“”‘’«»`]*$",
     regex.IGNORECASE,
 )
-_MASK_RUN = regex.compile(r"(?:[*•●·∙]{2,}|…|\.{3,})[ \u00a0]?$")
-_ASTERISKS = regex.compile(r"\*{2,}[ \u00a0]?$")
-_MASKED_TOKEN = regex.compile(r"(?:[xX]{3,}|#{2,})(?:[-_.][xX]+)*[-_.]?(?P<tail>.+)")
-_DOTTED_TOKEN = regex.compile(r".*?\.{3,}(?P<tail>.+)")
-_DIGITS = regex.compile(r"\d+")
-_HAS_DIGIT = regex.compile(r"\d")
-_DECIMAL_FRACTION = regex.compile(r"-?\d+\.\d+")
+_MASK_RUN = LazyPattern(regex.compile, r"(?:[*•●·∙]{2,}|…|\.{3,})[ \u00a0]?$")
+_ASTERISKS = LazyPattern(regex.compile, r"\*{2,}[ \u00a0]?$")
+_MASKED_TOKEN = LazyPattern(regex.compile, r"(?:[xX]{3,}|#{2,})(?:[-_.][xX]+)*[-_.]?(?P<tail>.+)")
+_DOTTED_TOKEN = LazyPattern(regex.compile, r".*?\.{3,}(?P<tail>.+)")
+_DIGITS = LazyPattern(regex.compile, r"\d+")
+_HAS_DIGIT = LazyPattern(regex.compile, r"\d")
+_DECIMAL_FRACTION = LazyPattern(regex.compile, r"-?\d+\.\d+")
 _LOOKBACK = 48
 
 

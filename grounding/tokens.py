@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 import regex
 
-_TOKEN_RUN = regex.compile(
-    r"[[\p{L}\p{M}\p{Nd}:_\-/.,%+@#$]"
+from grounding.patterns import LazyPattern
+
+_TOKEN_RUN = LazyPattern(
+    regex.compile, r"[[\p{L}\p{M}\p{Nd}:_\-/.,%+@#$]"
     r"--[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]]+",
     regex.V1,
 )
@@ -31,9 +33,9 @@ _HAS_DIGIT = re.compile(r"\d")
 # finds, without its patterns (answers write most amounts so).
 _ONE_GROUPED_NUMBER = re.compile(r"[^,]*(?<![0-9])[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])[^,]*")
 # A comma splits unless it stands between two digits.
-_LONE_COMMA = regex.compile(r"(?<!\p{Nd}),|,(?!\p{Nd})")
-_DIGIT_COMMA_RUN = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")
-_VALID_GROUPING = regex.compile(r"\p{Nd}{1,3}(?:,\p{Nd}{3})+|\p{Nd}{1,2}(?:,\p{Nd}{2})*,\p{Nd}{3}")
+_LONE_COMMA = LazyPattern(regex.compile, r"(?<!\p{Nd}),|,(?!\p{Nd})")
+_DIGIT_COMMA_RUN = LazyPattern(regex.compile, r"\p{Nd}+(?:,\p{Nd}+)+")
+_VALID_GROUPING = LazyPattern(regex.compile, r"\p{Nd}{1,3}(?:,\p{Nd}{3})+|\p{Nd}{1,2}(?:,\p{Nd}{2})*,\p{Nd}{3}")
 
 
 @dataclass(frozen=True, slots=True)

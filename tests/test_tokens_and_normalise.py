@@ -83,3 +83,22 @@ def test_the_tokens_with_a_digit_are_the_tokens_that_hold_one(text):
 
     expected = [(t.text, t.start, t.end) for t in tokens(text) if any(ch.isdigit() for ch in t.text)]
     assert list(tokens_with_digits(text)) == expected
+
+
+def test_a_lazy_pattern_compiles_once_on_first_use_and_then_answers_as_the_pattern():
+    import re
+
+    from grounding.patterns import LazyPattern
+
+    compiled = []
+
+    def compile_counting(*arguments):
+        compiled.append(arguments)
+        return re.compile(*arguments)
+
+    pattern = LazyPattern(compile_counting, r"(\d+)-(\d+)", re.ASCII)
+    assert compiled == []  # nothing at import
+    assert pattern.fullmatch("12-34").groups() == ("12", "34")
+    assert [m.group() for m in pattern.finditer("1-2 and 3-4")] == ["1-2", "3-4"]
+    assert pattern.groups == 2 and pattern.flags & re.ASCII  # any attribute of the pattern
+    assert compiled == [(r"(\d+)-(\d+)", re.ASCII)]
