@@ -24,7 +24,7 @@ from grounding.normalise import spell_decimal
 # signs and points mark "0", an exponent's "e" stays, a comma and a quote stay, a colon or an opening
 # bracket (what else may stand before a literal) marks ":", JSON's whitespace " ", a form feed or vertical
 # tab "v", anything else "a". The marks alone then tell all the tests below: no byte of the text is needed.
-_MARKS = bytes(
+MARKS = bytes(
     ord("0") if chr(code) in "0123456789.+-" else ord("e") if chr(code) in "eE" else code if chr(code) in ',"'
     else ord(":") if chr(code) in ":[" else ord(" ") if chr(code) in " \t\n\r" else ord("v") if chr(code) in "\f\v"
     else ord("a")
@@ -58,7 +58,7 @@ def has_long_literal(data: bytes, marks: bytes | None = None) -> bool:
     (True, False)
     """
     if marks is None:
-        marks = data.translate(_MARKS)
+        marks = data.translate(MARKS)
     at = marks.find(_SIXTEEN)
     while at >= 0:
         if at == 0 or marks[at - 1] != 0x30:  # where a run of sixteen or more starts
@@ -77,7 +77,7 @@ def has_exponent_literal(marks: bytes) -> bool:
     Outside strings a digit, ``e`` and a digit (a sign between) can only be one. Those runs that stand
     after a separator, as a literal does, are outside strings when an even number of quotes precedes them.
 
-    >>> [has_exponent_literal(t.translate(_MARKS)) for t in (b'[1.5E3]', b'{"id": "3e5"}', b'{"e": 35}')]
+    >>> [has_exponent_literal(t.translate(MARKS)) for t in (b'[1.5E3]', b'{"id": "3e5"}', b'{"e": 35}')]
     [True, False, False]
     """
     starts = []
@@ -137,7 +137,7 @@ def parse(text: str) -> object:
 def parse_noting(text: str) -> tuple[object, Notes]:
     """Parse a JSON document (see parse), with Notes on its text: one pass over its marks serves all."""
     data = text.encode("utf-8", "surrogatepass")
-    marks = data.translate(_MARKS)
+    marks = data.translate(MARKS)
     document = _parse(text, has_long_literal(data, marks))
     return document, Notes(marks)
 

@@ -17,6 +17,8 @@ LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
 _TRAIL = ".,;:!?%'\"`)]}>"
 _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
+# _NUMBER without a comma, which is its last branch only: most tokens tried hold none, and this one fails fast
+_UNGROUPED_NUMBER = re.compile(r"[-+]?\d++(?:\.\d++)?+")
 _NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
 _DIGIT = re.compile(r"\d")
 _WRITTEN_NUMBER = regex.compile(r"\d(?:[\d,]*)(?:\.(\d+))?")  # its decimals: see decimals_written
@@ -52,7 +54,7 @@ def normalise(token: str) -> str:
         if signed:
             text = ("-" if signed.group(1) == "-" else "") + text[2:]
             first = text[:1]
-    if first and first in _NUMBER_STARTS and _NUMBER.fullmatch(text):
+    if first and first in _NUMBER_STARTS and (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text):
         return spell_number(text)
     return text
 
@@ -109,7 +111,7 @@ def canonical(spelled: str) -> str:
 
 def is_number(value: str) -> bool:
     """True when a normalised value is a plain number."""
-    return _NUMBER.fullmatch(value) is not None and "," not in value
+    return "," not in value and _UNGROUPED_NUMBER.fullmatch(value) is not None
 
 
 @lru_cache(maxsize=1 << 14)

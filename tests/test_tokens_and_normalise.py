@@ -102,3 +102,19 @@ def test_a_lazy_pattern_compiles_once_on_first_use_and_then_answers_as_the_patte
     assert [m.group() for m in pattern.finditer("1-2 and 3-4")] == ["1-2", "3-4"]
     assert pattern.groups == 2 and pattern.flags & re.ASCII  # any attribute of the pattern
     assert compiled == [(r"(\d+)-(\d+)", re.ASCII)]
+
+
+@given(st.text(st.sampled_from("0123456789٣.,+-eE ax"), max_size=12))
+def test_the_comma_free_number_pattern_agrees_with_the_full_one_on_text_without_a_comma(text):
+    from grounding.normalise import _NUMBER, _UNGROUPED_NUMBER
+
+    if "," not in text:
+        assert (_UNGROUPED_NUMBER.fullmatch(text) is None) == (_NUMBER.fullmatch(text) is None)
+
+
+@given(st.text(st.sampled_from('0123456789.+-eE "{}:,ab٣'), max_size=16))
+def test_the_exponent_test_of_an_ascii_text_finds_every_exponent_the_pattern_finds(text):
+    from grounding.verbatim import _EXPONENT, has_exponent
+
+    if _EXPONENT.search(text) is not None:
+        assert has_exponent(text)  # a superset: a False is sure, a True sends the result to the full test
