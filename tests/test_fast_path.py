@@ -503,3 +503,39 @@ def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(do
     text = json.dumps(arguments)
     if _says_more_than(document, text):
         assert not _says_nothing(document, read_arguments(text, ReadOptions()))
+
+
+def _tail_by_patterns_alone(candidate, segment, occurrence):
+    """masks._tail without its prefilters: every pattern tried (the oracle of the test below)."""
+    from grounding import masks
+
+    written = segment[occurrence.start : occurrence.end]
+    token = masks._MASKED_TOKEN.fullmatch(written) or masks._DOTTED_TOKEN.fullmatch(written)
+    if token is not None and masks._HAS_DIGIT.search(token.group("tail")):
+        return token.group("tail").lower()
+    before = segment[max(0, occurrence.start - masks._LOOKBACK) : occurrence.start]
+    if masks._DIGITS.fullmatch(candidate.value) and masks._PHRASE.search(before):
+        return candidate.value
+    if masks._MASK_RUN.search(before) and not masks._is_emphasis(segment, occurrence, before):
+        return candidate.value
+    return None
+
+
+_MASK_TEXT = st.lists(st.sampled_from([
+    "x", "X", "#", "*", "**", "•", "●", "·", "∙", "…", ".", "...", "-", "_", " ", "\u00a0", "\n", ":", "(",
+    "ending", "Ending in", "ENDS WITH", "ends with", "last four", "LAST 4 digits", "last digits", "are", "of",
+    "4821", "12", "ab", "XXXX-", "###",
+]), max_size=12).map("".join)
+
+
+@settings(max_examples=400)
+@given(_MASK_TEXT, _MASK_TEXT)
+def test_the_mask_tests_tried_only_where_their_patterns_could_match_decide_as_every_pattern_does(before, after):
+    from grounding import masks
+    from grounding.candidates import read_answer
+
+    answer = read_answer(before + " 4821 " + after + " XXXX-4821 ...4821", Settings())
+    for candidate in answer.candidates:
+        for occurrence in candidate.occurrences:
+            segment = answer.segments[occurrence.segment]
+            assert masks._tail(candidate, segment, occurrence) == _tail_by_patterns_alone(candidate, segment, occurrence)
