@@ -514,39 +514,36 @@ def _says_nothing(document: object, arguments: Forms) -> bool:
 def _says_more_than(document: object, arguments: str) -> bool:
     """True when a scalar of the document is surely not spelled by the call's arguments, seen without
     reading them: its key is not in their search text (see verbatim.search_text). Scalars a time of day
-    or a prose date may spell are left to the full test; False says nothing."""
+    or a prose date may spell are left to the full test; False says nothing.
+
+    The top level is looked at first, in a plain loop (this runs once per result): a result says more than
+    its call at one of its first scalars, and reaching a nested one first copies every container on the way.
+    """
     if "\\" in arguments or verbatim.has_exponent(arguments):
         return False  # escaped strings, or numbers spelled with digits the text does not show
     searched = verbatim.search_text(arguments)
-    for node in _shallow_leaves_first(document):
-        if node is True:
-            return True
-        elif type(node) is str:
-            value = normalise(node)
-            if value and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched:
-                return True
-        elif jsontext.is_number(node) and node != 0:
-            if verbatim.key(jsontext.number_spelling(node)) not in searched:
-                return True
-    return False
-
-
-def _shallow_leaves_first(document: object) -> Iterator[object]:
-    """Every scalar of a document: first those of its top level, then the rest (jsontext.leaves). A result
-    says more than its call at one of its first scalars, and reaching a nested one first copies every
-    container on the way."""
     kind = type(document)
     if kind is not dict and kind is not list:
-        yield document
-        return
+        return _surely_unspelled(document, searched)
     nested = []
     for node in document.values() if kind is dict else document:
         if type(node) in _CONTAINERS:
             nested.append(node)
-        else:
-            yield node
-    for node in nested:
-        yield from jsontext.leaves(node)
+        elif _surely_unspelled(node, searched):
+            return True
+    return any(_surely_unspelled(node, searched) for container in nested for node in jsontext.leaves(container))
+
+
+def _surely_unspelled(node: object, searched: str) -> bool:
+    """True when a scalar's key is not in the search text of a call's arguments (see _says_more_than)."""
+    if node is True:
+        return True
+    if type(node) is str:
+        value = normalise(node)
+        return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched
+    if jsontext.is_number(node) and node != 0:
+        return verbatim.key(jsontext.number_spelling(node)) not in searched
+    return False
 
 
 def is_iso_date(value: str) -> bool:

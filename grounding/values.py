@@ -23,6 +23,7 @@ COMPOSITE_JOINER = re.compile(r"[+/]")  # what joins the parts of a composite va
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a number as normalise spells it: a sign, digits, a point
 
 
@@ -69,7 +70,7 @@ def classify(value: str, min_digits: int, settings: Settings | None = None) -> V
 def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
     """§4.1's tests that no option changes, memoised: answers repeat their values. Also whether the value
     is a number read off a unit (whose exemption the caller decides)."""
-    if not _HAS_DIGIT.search(value):
+    if not (value[:1].isdecimal() or _HAS_DIGIT.search(value)):  # a decimal first is a digit (\d), told at once
         return None, False
     if not value[0].isdigit() and value[0] != "-":
         return _identifier(value), False  # ratios, ranges, units and numbers all begin with a digit or a sign
@@ -88,7 +89,8 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
 
 
 def _identifier(value: str) -> Value | None:
-    if len(value) >= 4 and _IDENTIFIER_MARK.search(value):
+    # an ASCII letter first is the mark most identifiers show, told without the pattern
+    if len(value) >= 4 and (value[0] in _ASCII_LETTERS or _IDENTIFIER_MARK.search(value)):
         return Value(value, "identifier", IDENTIFIER)
     return None
 
