@@ -46,6 +46,9 @@ def split_unit(value: str) -> str | None:
     >>> [split_unit(v) for v in ["32g", "48-port", "2,349/mo", "100mb/s", "4xgccm", "5862-k", "2048/h"]]
     ['32', '48', '2,349', '100', None, None, '2048']
     """
+    last = value[-1:]
+    if not last.isalnum() or last.isdecimal():
+        return None  # a unit ends with a letter ([^\W\d_]): told at once for dates, addresses and ids
     match = _WITH_TAIL.fullmatch(value)
     if match is None:
         return None

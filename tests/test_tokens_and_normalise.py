@@ -118,3 +118,12 @@ def test_the_exponent_test_of_an_ascii_text_finds_every_exponent_the_pattern_fin
 
     if _EXPONENT.search(text) is not None:
         assert has_exponent(text)  # a superset: a False is sure, a True sends the result to the full test
+
+
+def test_a_units_last_character_is_told_as_the_pattern_tells_it_on_every_bmp_character():
+    import re
+
+    unit_letter = re.compile(r"[^\W\d_]")  # what a unit ends with (units._WITH_TAIL)
+    for code in range(0x10000):
+        character = chr(code)
+        assert bool(unit_letter.fullmatch(character)) == (character.isalnum() and not character.isdecimal())
