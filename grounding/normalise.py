@@ -7,6 +7,7 @@ reads, so a difference of spelling never decides a verdict.
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from decimal import Decimal
 from functools import lru_cache
@@ -70,7 +71,7 @@ def is_plainly_normal(value: str) -> bool:
     return value[:1] in _ASCII_LOWER and value.isascii() and value.islower() and value[-1:].isalnum()
 
 
-_ASCII_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_ASCII_LOWER = frozenset(string.ascii_lowercase)
 
 
 def spell_number(text: str) -> str:

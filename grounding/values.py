@@ -8,6 +8,7 @@ parts of composites (§9.13), with the digit bar alone.
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
@@ -23,7 +24,7 @@ COMPOSITE_JOINER = re.compile(r"[+/]")  # what joins the parts of a composite va
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")
-_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LETTERS = frozenset(string.ascii_letters)
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a number as normalise spells it: a sign, digits, a point
 
 
