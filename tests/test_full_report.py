@@ -1,0 +1,65 @@
+"""The default report (``--output-format full``): plain text to files and pipes, colour on a terminal."""
+
+import io
+import json
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.text import Text
+from typer.testing import CliRunner
+
+from grounding.cli import app
+from grounding.reporters.full import _Lines
+
+runner = CliRunner()
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+MAC = "e4:cd:79:a2:ed:db"  # rich's emoji codes would turn ":cd:" into a disc
+
+
+def _transcript(tmp_path):
+    record = {"id": "mac", "messages": [
+        {"role": "user", "content": "Which device is on port 4417?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{\"port\": 4417}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"port\": 4417, \"mac\": \"e4:cd:79:a2:ed:dc\"}"},
+        {"role": "assistant", "content": f"Port 4417 has device {MAC} :tada:\tdone."},
+    ]}
+    path = tmp_path / "mac.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    return str(path)
+
+
+def test_a_value_is_shown_as_typed_never_as_an_emoji(tmp_path):
+    result = runner.invoke(app, ["check", _transcript(tmp_path)])
+    assert result.exit_code == 1
+    assert f"unsupported {MAC} (identifier)" in result.stdout
+    assert "\U0001f4bf" not in result.stdout and ":tada:" in result.stdout
+
+
+def test_a_terminal_gets_the_same_text_in_colour(tmp_path):
+    path = _transcript(tmp_path)
+    plain = runner.invoke(app, ["check", path, "-v"]).stdout
+    coloured = runner.invoke(app, ["check", path, "-v"], env={"FORCE_COLOR": "1", "COLUMNS": "80"}).stdout
+    assert coloured != plain and _ANSI.search(coloured)
+    assert _ANSI.sub("", coloured) == plain
+
+
+parts = st.lists(
+    st.one_of(
+        st.text(max_size=20),
+        st.text("ab:[]/\\\t\r\x07\x1b 漢é", max_size=20),
+        st.tuples(st.text("ab:[]\t漢", max_size=10), st.sampled_from(["bold", "red", "dim"])),
+    ),
+    max_size=5,
+)
+
+
+@given(parts)
+def test_plain_lines_are_what_rich_writes_to_a_file(line_parts):
+    written = io.StringIO()
+    _Lines(written).line(*line_parts)
+    expected = io.StringIO()
+    Console(file=expected, highlight=False, soft_wrap=True, emoji=False).print(Text.assemble(*line_parts))
+    assert written.getvalue() == expected.getvalue()
