@@ -6,10 +6,10 @@ import json
 from dataclasses import dataclass, field
 
 from grounding.dates import prose_dates
-from grounding.normalise import normalise
+from grounding.normalise import normalise_once
 from grounding.settings import Settings
 from grounding.tokens import tokens, tokens_with_digits
-from grounding.values import Kind, classify, classify_plainly
+from grounding.values import Kind, classify, classify_once
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -54,7 +54,7 @@ def read_answer(text: str, settings: Settings) -> Answer:
         for written, value, start, end in _values_written(segment, words_matter):
             known = found.get(value)
             if known is None:
-                classified = classify_plainly(value, min_digits)[0] if plain else classify(value, min_digits, settings)
+                classified = classify_once(value, min_digits) if plain else classify(value, min_digits, settings)
                 if classified is None:
                     continue
                 known = found.setdefault(
@@ -74,7 +74,7 @@ def _values_written(segment: str, words_matter: bool = True):
     found = ((t.text, t.start, t.end) for t in tokens(segment)) if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         for text, start, end in found:
-            value = normalise(text)
+            value = normalise_once(text)
             if value:
                 yield text, value, start, end
         return
@@ -88,7 +88,7 @@ def _values_written(segment: str, words_matter: bool = True):
                 span_start, span_end, iso = spans[at]
                 yield segment[span_start:span_end], iso, span_start, span_end
             continue
-        value = normalise(text)
+        value = normalise_once(text)
         if value:
             yield text, value, start, end
 

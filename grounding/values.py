@@ -89,6 +89,17 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
     return _identifier(value), False
 
 
+def classify_once(value: str, min_digits: int) -> Value | None:
+    """classify_plainly(value, min_digits)[0], told at once for values of ASCII digits and ASCII values
+    beginning with a letter (see normalise_once: the memo mostly misses on an answer's values)."""
+    if value.isascii():
+        if value.isdigit():
+            return Value(value, "number", NUMBER) if len(value) >= min_digits else None
+        if value[:1] in _ASCII_LETTERS:
+            return Value(value, "identifier", IDENTIFIER) if len(value) >= 4 and _HAS_DIGIT.search(value) else None
+    return classify_plainly(value, min_digits)[0]
+
+
 def _identifier(value: str) -> Value | None:
     # an ASCII letter first is the mark most identifiers show, told without the pattern
     if len(value) >= 4 and (value[0] in _ASCII_LETTERS or _IDENTIFIER_MARK.search(value)):

@@ -3,11 +3,12 @@
 import json
 
 from conftest import judge
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from grounding.normalise import is_plainly_normal, normalise
+from grounding.normalise import is_plainly_normal, normalise, normalise_once
 from grounding.tokens import token_texts
+from grounding.values import classify_once, classify_plainly
 from grounding.verbatim import is_canonical
 
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
@@ -53,6 +54,19 @@ def test_what_the_verbatim_search_takes_for_normal_is_left_as_it_is_by_normalise
     # the index skips normalising these (see EvidenceIndex.says_verbatim)
     if is_plainly_normal(value) or is_canonical(value):
         assert normalise(value) == value
+
+
+@fast
+@given(st.one_of(st.text(max_size=12), st.text("aZ09٣ \t.,-+$:%()'\"", max_size=12), identifiers),
+       st.integers(min_value=1, max_value=6))
+@example("Ab1. ", 4)
+@example("00", 1)
+def test_the_answer_side_shortcuts_agree_with_normalise_and_classify(token, min_digits):
+    # candidates reads an answer's tokens with these, which skip the memo for the commonest spellings
+    assert normalise_once(token) == normalise(token)
+    value = normalise(token)
+    if value:
+        assert classify_once(value, min_digits) == classify_plainly(value, min_digits)[0]
 
 
 @fast
