@@ -2,7 +2,10 @@
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +14,7 @@ from rich.text import Text
 from typer.testing import CliRunner
 
 from grounding.cli import app
+from grounding.reporters import full
 from grounding.reporters.full import _Lines
 
 runner = CliRunner()
@@ -49,7 +53,7 @@ def test_a_terminal_gets_the_same_text_in_colour(tmp_path):
 parts = st.lists(
     st.one_of(
         st.text(max_size=20),
-        st.text("ab:[]/\\\t\r\x07\x1b 漢é", max_size=20),
+        st.text("ab:[]/\\\t\r\x07\x08\x0b\x0c\x1b 漢é", max_size=20),
         st.tuples(st.text("ab:[]\t漢", max_size=10), st.sampled_from(["bold", "red", "dim"])),
     ),
     max_size=5,
@@ -63,3 +67,37 @@ def test_plain_lines_are_what_rich_writes_to_a_file(line_parts):
     expected = io.StringIO()
     Console(file=expected, highlight=False, soft_wrap=True, emoji=False).print(Text.assemble(*line_parts))
     assert written.getvalue() == expected.getvalue()
+
+
+def test_the_plain_path_strips_what_rich_strips():
+    from rich.control import STRIP_CONTROL_CODES
+
+    assert set(full._STRIPPED) == set(STRIP_CONTROL_CODES)
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_rich_decides_wherever_a_terminal_is_possible(monkeypatch):
+    for name in full._TERMINAL_OVERRIDES:
+        monkeypatch.delenv(name, raising=False)
+    assert _Lines(io.StringIO()).plain  # no tty, no override: plain, without asking rich
+    assert not _Lines(_Tty()).plain
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert not _Lines(io.StringIO()).plain
+    monkeypatch.setenv("FORCE_COLOR", "")  # rich: an empty FORCE_COLOR means no terminal
+    assert _Lines(io.StringIO()).plain
+
+
+def test_a_check_written_to_a_pipe_does_not_import_rich(tmp_path):
+    # the start-up rule: keep rich off the start-up path where it is not used
+    code = ("import sys\nsys.argv = ['ground', 'check', sys.argv[1]]\nfrom grounding.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print([m for m in sys.modules if m.split('.')[0] == 'rich'], file=sys.stderr)")
+    env = {k: v for k, v in os.environ.items() if k not in full._TERMINAL_OVERRIDES}
+    proc = subprocess.run([sys.executable, "-c", code, _transcript(tmp_path)], capture_output=True, text=True, env=env,
+                          check=False)
+    assert "unsupported" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1] == "[]"
