@@ -63,7 +63,9 @@ parts = st.lists(
 @given(parts)
 def test_plain_lines_are_what_rich_writes_to_a_file(line_parts):
     written = io.StringIO()
-    _Lines(written).line(*line_parts)
+    lines = _Lines(written)
+    lines.line(*line_parts)
+    lines.flush()
     expected = io.StringIO()
     Console(file=expected, highlight=False, soft_wrap=True, emoji=False).print(Text.assemble(*line_parts))
     assert written.getvalue() == expected.getvalue()

@@ -42,6 +42,7 @@ class _Lines:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self._console: Console | None = None
+        self._pending: list[str] = []  # plain lines not written yet: a report writes once per answer
         self.plain = not _may_be_terminal(stream) or not (self.console.is_terminal or self.console.is_jupyter)
 
     @property
@@ -56,15 +57,24 @@ class _Lines:
         if self.plain:
             text = "".join(part if isinstance(part, str) else part[0] for part in parts).translate(_STRIPPED)
             if "\t" not in text:
-                self.stream.write(text + "\n")
+                self._pending.append(text + "\n")
                 return
             # rich renders a tab by the cells before it (wide characters count two): such a line goes through it
+            self._write_pending()
         from rich.text import Text
 
         self.console.print(Text.assemble(*parts))
 
     def flush(self) -> None:
+        """Write the lines so far and flush: with PYTHONUNBUFFERED (common in CI images) every write to
+        standard output is a system call, so an answer's lines are written as one."""
+        self._write_pending()
         self.stream.flush()
+
+    def _write_pending(self) -> None:
+        if self._pending:
+            self.stream.write("".join(self._pending))
+            self._pending.clear()
 
 
 class FullReporter:
@@ -113,11 +123,13 @@ class FullReporter:
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
         self.err.line(("error:", "bold red"), f" {where}: {problem.message}")
+        self.err.flush()
 
     def finish(self, summary: Summary) -> None:
         if self.quiet:
             return
         self.out.line((summary_line(summary), "bold red" if summary.flagged else "bold green"))
+        self.out.flush()
 
 
 def _may_be_terminal(stream: TextIO) -> bool:
