@@ -27,6 +27,7 @@ _STYLES = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED
 
 # The control codes rich strips from what it writes (rich.control.STRIP_CONTROL_CODES; a test holds them equal).
 _STRIPPED = dict.fromkeys((7, 8, 11, 12, 13))
+_SPECIAL = re.compile(r"[\t\x07\x08\x0b\x0c\r]")  # those, and a tab
 # What may make rich write to a stream that is no terminal as to one: its environment overrides, a notebook.
 _TERMINAL_OVERRIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "DATABRICKS_RUNTIME_VERSION")
 
@@ -55,7 +56,11 @@ class _Lines:
 
     def line(self, *parts: Part) -> None:
         if self.plain:
-            text = "".join(part if isinstance(part, str) else part[0] for part in parts).translate(_STRIPPED)
+            text = "".join([part[0] if type(part) is tuple else part for part in parts])
+            if _SPECIAL.search(text) is None:  # most lines: nothing to strip, no tab
+                self._pending.append(text + "\n")
+                return
+            text = text.translate(_STRIPPED)
             if "\t" not in text:
                 self._pending.append(text + "\n")
                 return
