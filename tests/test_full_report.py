@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+from conftest import REPO
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
@@ -103,3 +104,22 @@ def test_a_check_written_to_a_pipe_does_not_import_rich(tmp_path):
                           check=False)
     assert "unsupported" in proc.stdout
     assert proc.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_report_and_its_errors_in_one_file_keep_their_order(tmp_path):
+    # to a regular file lines are written in blocks: an error must still follow the answers before it
+    fixtures = REPO / "fixtures"
+    paths = [str(fixtures / name) for name in ("support_bot.jsonl", "malformed_line.jsonl", "support_bot.jsonl")]
+    log = tmp_path / "log.txt"
+    with log.open("w") as both:
+        subprocess.run([sys.executable, "-m", "grounding", "check", *paths], stdout=both, stderr=both, check=False)
+    with subprocess.Popen([sys.executable, "-m", "grounding", "check", *paths], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as piped:
+        expected = piped.stdout.read()  # a pipe is written once per answer and error, in order
+    written = log.read_text()
+    assert written == expected
+    lines = written.splitlines()
+    errors = [at for at, line in enumerate(lines) if line.startswith("error: ")]
+    flagged = [at for at, line in enumerate(lines) if "flagged (" in line and line.startswith(paths[0])]
+    assert len(errors) == 2 and flagged[0] < errors[0] and errors[-1] < flagged[-1]
+    assert lines[-1].startswith("8 conversations")

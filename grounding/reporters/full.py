@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import os
 import re
+import stat
 from typing import TYPE_CHECKING, TextIO
 
 from grounding.engine import JudgedAnswer
@@ -30,6 +31,7 @@ _STRIPPED = dict.fromkeys((7, 8, 11, 12, 13))
 _SPECIAL = re.compile(r"[\t\x07\x08\x0b\x0c\r]")  # those, and a tab
 # What may make rich write to a stream that is no terminal as to one: its environment overrides, a notebook.
 _TERMINAL_OVERRIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "DATABRICKS_RUNTIME_VERSION")
+_LINES_HELD_FOR_A_FILE = 1024
 
 Part = str | tuple[str, str]
 
@@ -44,6 +46,8 @@ class _Lines:
         self.stream = stream
         self._console: Console | None = None
         self._pending: list[str] = []  # plain lines not written yet: a report writes once per answer
+        # a regular file is read when the run ends: written in blocks of lines, not once per answer
+        self._hold = _LINES_HELD_FOR_A_FILE if _is_regular_file(stream) else 0
         self.plain = not _may_be_terminal(stream) or not (self.console.is_terminal or self.console.is_jupyter)
 
     @property
@@ -70,11 +74,13 @@ class _Lines:
 
         self.console.print(Text.assemble(*parts))
 
-    def flush(self) -> None:
+    def flush(self, *, final: bool = False) -> None:
         """Write the lines so far and flush: with PYTHONUNBUFFERED (common in CI images) every write to
-        standard output is a system call, so an answer's lines are written as one."""
-        self._write_pending()
-        self.stream.flush()
+        standard output is a system call, so an answer's lines are written as one; to a regular file, many
+        answers' lines are."""
+        if final or len(self._pending) >= self._hold:
+            self._write_pending()
+            self.stream.flush()
 
     def _write_pending(self) -> None:
         if self._pending:
@@ -123,18 +129,25 @@ class FullReporter:
             line("  ", ("example", "cyan"), f" {finding.text} (not a claim; never fails the answer)")
         for explanation in judged.explanation:
             line("  ", ("explain", "blue"), f" {explanation.line()}")
-        self.out.flush()  # a finding shows as soon as it is made, also at the head of a long pipe
+        self.out.flush()  # a finding shows as soon as it is made at the head of a pipe or on a terminal
 
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
+        self.out.flush(final=True)  # what came before it first, where both streams go to one file
         self.err.line(("error:", "bold red"), f" {where}: {problem.message}")
-        self.err.flush()
+        self.err.flush(final=True)
 
     def finish(self, summary: Summary) -> None:
-        if self.quiet:
-            return
-        self.out.line((summary_line(summary), "bold red" if summary.flagged else "bold green"))
-        self.out.flush()
+        if not self.quiet:
+            self.out.line((summary_line(summary), "bold red" if summary.flagged else "bold green"))
+        self.out.flush(final=True)
+
+
+def _is_regular_file(stream: TextIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's buffer), or a closed one
+        return False
 
 
 def _may_be_terminal(stream: TextIO) -> bool:
