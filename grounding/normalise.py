@@ -71,7 +71,7 @@ def normalise_once(token: str) -> str:
     if token.isascii():
         if token.isdigit():
             return token if token.strip("0") else "0"  # spell_number keeps zero padding, not zeros alone
-        if token[:1] in _ASCII_LETTERS:
+        if token[:1] in ASCII_LETTERS:
             return token.lower().strip().rstrip(_TRAIL)  # nothing to strip before a letter; no number
     return normalise(token)
 
@@ -88,7 +88,7 @@ def is_plainly_normal(value: str) -> bool:
 
 
 _ASCII_LOWER = frozenset(string.ascii_lowercase)
-_ASCII_LETTERS = frozenset(string.ascii_letters)
+ASCII_LETTERS = frozenset(string.ascii_letters)
 
 
 def spell_number(text: str) -> str:

@@ -8,13 +8,12 @@ parts of composites (§9.13), with the digit bar alone.
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from functools import lru_cache
 
-from grounding.normalise import digit_count, lookup_forms, spell_number
+from grounding.normalise import ASCII_LETTERS, digit_count, lookup_forms, spell_number
 from grounding.settings import Settings
 from grounding.units import split_unit
 
@@ -24,7 +23,6 @@ COMPOSITE_JOINER = re.compile(r"[+/]")  # what joins the parts of a composite va
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")
-_ASCII_LETTERS = frozenset(string.ascii_letters)
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a number as normalise spells it: a sign, digits, a point
 
 
@@ -95,14 +93,14 @@ def classify_once(value: str, min_digits: int) -> Value | None:
     if value.isascii():
         if value.isdigit():
             return Value(value, "number", NUMBER) if len(value) >= min_digits else None
-        if value[:1] in _ASCII_LETTERS:
+        if value[:1] in ASCII_LETTERS:
             return Value(value, "identifier", IDENTIFIER) if len(value) >= 4 and _HAS_DIGIT.search(value) else None
     return classify_plainly(value, min_digits)[0]
 
 
 def _identifier(value: str) -> Value | None:
     # an ASCII letter first is the mark most identifiers show, told without the pattern
-    if len(value) >= 4 and (value[0] in _ASCII_LETTERS or _IDENTIFIER_MARK.search(value)):
+    if len(value) >= 4 and (value[0] in ASCII_LETTERS or _IDENTIFIER_MARK.search(value)):
         return Value(value, "identifier", IDENTIFIER)
     return None
 

@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-from conftest import REPO
+from conftest import REPO, openai_record
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
@@ -24,13 +24,9 @@ MAC = "e4:cd:79:a2:ed:db"  # rich's emoji codes would turn ":cd:" into a disc
 
 
 def _transcript(tmp_path):
-    record = {"id": "mac", "messages": [
-        {"role": "user", "content": "Which device is on port 4417?"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{\"port\": 4417}"}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "{\"port\": 4417, \"mac\": \"e4:cd:79:a2:ed:dc\"}"},
-        {"role": "assistant", "content": f"Port 4417 has device {MAC} :tada:\tdone."},
-    ]}
+    record = openai_record({"port": 4417, "mac": "e4:cd:79:a2:ed:dc"}, arguments={"port": 4417},
+                           user="Which device is on port 4417?",
+                           answer=f"Port 4417 has device {MAC} :tada:\tdone.")
     path = tmp_path / "mac.jsonl"
     path.write_text(json.dumps(record) + "\n")
     return str(path)

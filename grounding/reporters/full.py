@@ -61,10 +61,8 @@ class _Lines:
     def line(self, *parts: Part) -> None:
         if self.plain:
             text = "".join([part[0] if type(part) is tuple else part for part in parts])
-            if _SPECIAL.search(text) is None:  # most lines: nothing to strip, no tab
-                self._pending.append(text + "\n")
-                return
-            text = text.translate(_STRIPPED)
+            if _SPECIAL.search(text) is not None:  # most lines have nothing to strip and no tab
+                text = text.translate(_STRIPPED)
             if "\t" not in text:
                 self._pending.append(text + "\n")
                 return
