@@ -8,6 +8,7 @@ again with numbers kept as written.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 
@@ -34,6 +35,10 @@ _SIXTEEN = b"0" * 16
 _BEFORE_LITERAL = b":,"  # the marks of a colon, a bracket, a comma
 _SPACE = b" v"  # the marks of whitespace (a form feed and a vertical tab too, as a pattern's \s)
 _SEPARATOR_OR_SPACE = frozenset(b":, ")  # what stands just before a literal outside strings, marked
+# A digit, "e" and a digit; a digit, comma and digit. Each is found by its rarer middle mark and checked
+# behind: a pattern that starts at a digit's mark (a third of all marks) tries it at every digit.
+_DIGIT_E_DIGIT = re.compile(rb"e0(?<=0e0)")
+_DIGIT_COMMA_DIGIT = re.compile(rb",0(?<=0,0)")
 _CONSTANTS = {"NaN": "nan", "Infinity": "infinity", "-Infinity": "-infinity"}
 
 
@@ -81,14 +86,12 @@ def has_exponent_literal(marks: bytes) -> bool:
     [True, False, False]
     """
     starts = []
-    at = marks.find(b"0e0")  # a sign after the "e" is marked "0" too
-    while at >= 0:
-        start = at
+    for match in _DIGIT_E_DIGIT.finditer(marks):  # a sign after the "e" is marked "0" too
+        start = match.start() - 1
         while start > 0 and marks[start - 1] == 0x30:
             start -= 1
         if start == 0 or marks[start - 1] in _SEPARATOR_OR_SPACE:
             starts.append(start)
-        at = marks.find(b"0e0", at + 1)
     quotes, counted = 0, 0
     for start in starts:
         quotes += marks.count(b'"', counted, start)
@@ -120,7 +123,7 @@ class Notes:
     def digit_comma(self) -> bool:
         """A comma may stand between two digits (a grouping comma, in a string)."""
         if self._digit_comma is None:
-            self._digit_comma = b"0,0" in self._marks
+            self._digit_comma = _DIGIT_COMMA_DIGIT.search(self._marks) is not None
             self._forget()
         return self._digit_comma
 

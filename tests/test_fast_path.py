@@ -269,6 +269,13 @@ def test_the_long_literal_test_finds_what_its_pattern_describes(parts):
     assert jsontext.has_long_literal(data) == (re.search(rb"[:\[,]\s*[0-9.+-]{16}", data) is not None)
 
 
+@settings(max_examples=300)
+@given(st.text("0123456789.+-,eE:a\" ", max_size=24))
+def test_a_comma_between_digit_marks_is_found_wherever_it_stands(text):
+    notes = jsontext.Notes(text.encode().translate(jsontext.MARKS))
+    assert notes.digit_comma == (re.search(r"[0-9.+-],[0-9.+-]", text) is not None)
+
+
 # JSON texts seen without splitting them at their quotes --------------------------------------------------
 
 _JSON_LEAVES = st.one_of(
