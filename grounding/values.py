@@ -13,7 +13,7 @@ from decimal import Decimal
 from enum import Enum
 from functools import lru_cache
 
-from grounding.normalise import ASCII_LETTERS, digit_count, lookup_forms, spell_number
+from grounding.normalise import ASCII_DIGITS, ASCII_LETTERS, digit_count, lookup_forms, spell_number
 from grounding.settings import Settings
 from grounding.units import split_unit
 
@@ -88,13 +88,16 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
 
 
 def classify_once(value: str, min_digits: int) -> Value | None:
-    """classify_plainly(value, min_digits)[0], told at once for values of ASCII digits and ASCII values
-    beginning with a letter (see normalise_once: the memo mostly misses on an answer's values)."""
+    """classify_plainly(value, min_digits)[0], told at once for values of ASCII digits, ASCII values
+    beginning with a letter and plain numbers (see normalise_once: the memo mostly misses on an answer's values)."""
     if value.isascii():
         if value.isdigit():
             return Value(value, "number", NUMBER) if len(value) >= min_digits else None
-        if value[:1] in ASCII_LETTERS:
+        first = value[:1]
+        if first in ASCII_LETTERS:
             return Value(value, "identifier", IDENTIFIER) if len(value) >= 4 and _HAS_DIGIT.search(value) else None
+        if first in ASCII_DIGITS and _PLAIN_NUMBER.fullmatch(value):
+            return _number(value, min_digits)  # a number: no ratio, range or unit (see classify_plainly)
     return classify_plainly(value, min_digits)[0]
 
 

@@ -61,6 +61,9 @@ def test_what_the_verbatim_search_takes_for_normal_is_left_as_it_is_by_normalise
        st.integers(min_value=1, max_value=6))
 @example("Ab1. ", 4)
 @example("00", 1)
+@example("9,000.50", 4)
+@example("90.0 ", 1)
+@example("0.90%", 1)
 def test_the_answer_side_shortcuts_agree_with_normalise_and_classify(token, min_digits):
     # candidates reads an answer's tokens with these, which skip the memo for the commonest spellings
     assert normalise_once(token) == normalise(token)
