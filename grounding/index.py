@@ -31,7 +31,7 @@ from grounding.evidence import (
     seen_of,
     spell,
 )
-from grounding.normalise import is_plainly_normal, lookup_forms, normalise
+from grounding.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once
 from grounding.token_readings import components_of
 from grounding.totals import Totals
 
@@ -240,7 +240,7 @@ class EvidenceIndex:
         literal = verbatim.is_canonical(value)  # a number literal of a JSON piece says it (§5.1)
         if literal and value in self._literals:
             return True
-        if "," in value or (not literal and not is_plainly_normal(value) and normalise(value) != value):
+        if "," in value or (not literal and not is_plainly_normal(value) and normalise_once(value) != value):
             return False  # (a canonical number literal is normal: see is_canonical; most identifiers are plainly)
         if not self.options.keep_words and _HAS_DIGIT.search(value) is None:
             return False
