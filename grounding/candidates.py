@@ -64,20 +64,17 @@ def read_answer(text: str, settings: Settings) -> Answer:
     return Answer(segments, tuple(found.values()), leaves is not None)
 
 
-def _values_written(segment: str, words_matter: bool = True):
-    """Yield (as written, normalised, start, end) for each token, prose dates read whole (§9.10).
+def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, str, int, int]]:
+    """(as written, normalised, start, end) for each token, prose dates read whole (§9.10).
 
     Without words_matter, tokens without a digit are left out; a prose date is still found, as its day is a
     token with digits.
     """
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
-    found = ((t.text, t.start, t.end) for t in tokens(segment)) if words_matter else tokens_with_digits(segment)
+    found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
-        for text, start, end in found:
-            value = normalise_once(text)
-            if value:
-                yield text, value, start, end
-        return
+        return [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
+    written = []
     at, emitted = 0, -1
     for text, start, end in found:
         while at < len(spans) and spans[at][1] <= start:
@@ -86,11 +83,12 @@ def _values_written(segment: str, words_matter: bool = True):
             if emitted != at:
                 emitted = at
                 span_start, span_end, iso = spans[at]
-                yield segment[span_start:span_end], iso, span_start, span_end
+                written.append((segment[span_start:span_end], iso, span_start, span_end))
             continue
         value = normalise_once(text)
         if value:
-            yield text, value, start, end
+            written.append((text, value, start, end))
+    return written
 
 
 def json_leaves(text: str) -> list[str] | None:

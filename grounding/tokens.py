@@ -61,26 +61,23 @@ def tokens(text: str) -> Iterator[Token]:
         yield from _split_commas(word, run.start())
 
 
-def tokens_with_digits(text: str) -> Iterator[tuple[str, int, int]]:
-    """Yield (token, start, end) for the tokens of text that hold a decimal digit, in order: tokens(text)
-    without the words, as plain tuples (an answer's every value passes through here).
+def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
+    """(token, start, end) for the tokens of text that hold a decimal digit, in order: tokens(text) without
+    the words, as plain tuples in a list (an answer's every value passes through here).
 
     >>> [t for t, _, _ in tokens_with_digits("Order ORD-7 ships, per 41,200 and abc,12 today")]
     ['ORD-7', '41,200', '12']
     """
     if not text.isascii():
-        for token in tokens(text):
-            if _HAS_DIGIT.search(token.text):
-                yield token.text, token.start, token.end
-        return
+        return [(token.text, token.start, token.end) for token in tokens(text) if _HAS_DIGIT.search(token.text)]
+    found = []
     for run in _ASCII_RUN_WITH_DIGIT.finditer(text):
         word = run.group()
         if "," not in word or _ONE_GROUPED_NUMBER.fullmatch(word) is not None:
-            yield word, run.start(), run.end()
-            continue
-        for token in _split_commas(word, run.start()):
-            if _HAS_DIGIT.search(token.text):
-                yield token.text, token.start, token.end
+            found.append((word, *run.span()))
+        else:
+            found.extend((t.text, t.start, t.end) for t in _split_commas(word, run.start()) if _HAS_DIGIT.search(t.text))
+    return found
 
 
 def token_texts(text: str) -> list[str]:
