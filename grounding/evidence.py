@@ -8,7 +8,6 @@ prose date), so the verdict can say which route grounded a value.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ import regex
 
 from grounding import jsontext, pyrepr, verbatim
 from grounding.dates import MONTHS, prose_dates, twelve_hour_times
-from grounding.normalise import LEADING_MARKS, lookup_forms, normalise, spell_decimal, spell_number
+from grounding.normalise import LEADING_MARKS, lookup_forms, normalise, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
 
@@ -282,44 +281,85 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     return forms
 
 
-def read_numbers(examined: Examined, options: ReadOptions, literals: set[str] | None = None) -> Forms | None:
+def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
     """The numbers of a result that did not fail: of a JSON one with its collections, its strings left
     unread (derived values need every operand, not every token); of a text, the tokens that can be
     numbers only. None when it must be read whole (it failed).
 
     Their plain forms are left for reading the result whole: the index does that before answering any
-    question about a form the result's search text holds. With the number literals its text was seen
-    to hold, the numbers are spelled from those, and only containers are walked for collections.
+    question about a form the result's search text holds.
     """
     if examined.failed:
         return None
     forms = Forms()
     if examined.document is _TEXT:
         _Reader(forms, options, typed=True, lookups=False).text_numbers(examined.text)
-        return forms
-    numbers = _numbers_of(literals) if literals is not None else None
-    if numbers is not None and type(examined.document) in (dict, list):
-        forms.numbers = numbers
-        forms.operands = set(numbers)
-        _collections(examined.document, forms)
-    else:
+    elif type(examined.document) in _CONTAINERS:
+        forms.numbers = _magnitudes(_numbers_and_collections(examined.document, forms))
+        forms.operands = set(forms.numbers)
+    else:  # a document that is one scalar
         _walk(examined.document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
     return forms
 
 
-def _numbers_of(literals: set[str]) -> set[str] | None:
-    """The magnitudes of number literals as the index spells them; None when one has an exponent (its
-    value may not survive the parse) or is no JSON number (NaN). Set operations and one regex in C: a
-    result holds thousands of literals, almost all spelled as the index spells them."""
-    numbers = literals - _JSON_WORDS
-    spelled = set()
-    for literal in verbatim.not_canonical(numbers):
-        if _JSON_NUMBER.fullmatch(literal) is None:
-            return None
-        numbers.discard(literal)
-        spelled.add(spell_decimal(Decimal(literal)).lstrip("-"))
-    spelled.update(map(_WITHOUT_SIGN, numbers))  # the others are spelled as written (see verbatim.is_canonical)
-    return spelled
+def _numbers_and_collections(document: dict | list, forms: Forms) -> list:
+    """The number leaves of a document, noting its collections (§9.7 totals) in the order _walk finds them,
+    visiting only containers: the rows of a table (objects holding no container) are read through their
+    collections, and a table is most of a result's numbers. A leaf may be listed twice."""
+    leaves: list = []
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        is_list = type(node) is list
+        members = node if is_list else list(node.values())
+        kinds = set(map(type, members))
+        if kinds == _OBJECTS_ONLY:
+            rows = _CONTAINERS.isdisjoint(map(type, chain.from_iterable(map(dict.values, members))))
+            if not rows:
+                stack.extend(members)  # each is visited, its own numbers with it
+            if rows or len(members) >= 2:
+                by_key = _numbers_by_key(members)
+                if rows:
+                    leaves.extend(chain.from_iterable(by_key.values()))
+                if len(members) >= 2:  # as _member_totals notes them
+                    forms.collections.extend((numbers, key) for key, numbers in by_key.items() if len(numbers) >= 2)
+            continue
+        if not kinds.isdisjoint(_CONTAINERS):
+            stack.extend([child for child in members if type(child) is dict or type(child) is list])
+        if kinds.isdisjoint(jsontext.NUMBER_TYPES):
+            continue
+        if jsontext.NUMBER_TYPES.issuperset(kinds):
+            leaves.extend(members)
+            if is_list and len(members) >= 2:
+                forms.collections.append((members, None))  # an array of numbers
+        else:
+            leaves.extend([child for child in members if type(child) in jsontext.NUMBER_TYPES])
+    return leaves
+
+
+def _numbers_by_key(members: list[dict]) -> dict[str, list]:
+    """The number children of objects, by key, keys in order of first appearance."""
+    by_key: dict[str, list] = {}
+    numeric = jsontext.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
+    for member in members:
+        for key, child in member.items():
+            if type(child) in numeric:
+                by_key.setdefault(key, []).append(child)
+    return by_key
+
+
+def _magnitudes(leaves: list) -> set[str]:
+    """The absolute values of number leaves as the index spells them (jsontext.number_spelling), in C for
+    ints and floats written without an exponent: the repr of such a float is its spelling, but for a
+    trailing ".0"."""
+    if _INTS_AND_FLOATS.issuperset(map(type, leaves)):
+        written = "\n".join(map(repr, leaves)) + "\n"
+        if "e" not in written and "n" not in written:  # no exponent, inf or nan
+            return set(written.replace(".0\n", "\n").replace("-", "").split())
+    return {jsontext.number_spelling(leaf).lstrip("-") for leaf in leaves}
+
+
+_INTS_AND_FLOATS = frozenset({int, float})
 
 
 def seen_of(examined: Examined) -> verbatim.Seen:
@@ -335,12 +375,7 @@ def seen_of(examined: Examined) -> verbatim.Seen:
     return verbatim.Seen(lowered=seen.lowered, notes=seen.notes) if examined.failed else seen
 
 
-_WITHOUT_SIGN = operator.methodcaller("lstrip", "-")
 _TEXT = object()  # marks a result that is read as text, not as a JSON document
-_JSON_WORDS = frozenset({"true", "false", "null"})
-# No exponent: a literal of 15 or fewer digits reads back from a float as written, a longer one is parsed
-# exactly (jsontext), so its Decimal is the value the document holds.
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
 
 
 def _parse(text: str) -> object:
@@ -399,24 +434,6 @@ def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool 
         reader.strings(strings)
 
 
-def _collections(document: dict | list, forms: Forms) -> None:
-    """The collections of a document (§9.7 totals), in the order _walk finds them, visiting only containers."""
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        is_list = type(node) is list
-        members = node if is_list else list(node.values())
-        if not _flat_objects(members):  # objects holding no container make no collection and hold none
-            stack.extend([child for child in members if type(child) is dict or type(child) is list])
-        _note_collection(members, is_list, forms)
-
-
-def _flat_objects(members: list) -> bool:
-    """True when members are objects whose values hold no object or array (rows of a table), told in C."""
-    return _OBJECTS_ONLY.issuperset(map(type, members)) and _CONTAINERS.isdisjoint(
-        map(type, chain.from_iterable(map(dict.values, members))))
-
-
 def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
     """A container's members, when they make a collection: an array of numbers, or objects sharing keys."""
     if len(members) < 2:
@@ -440,13 +457,7 @@ def _array_total(array: list, forms: Forms) -> None:
 def _member_totals(members: list, forms: Forms) -> None:
     if not _OBJECTS_ONLY.issuperset(map(type, members)):
         return
-    by_key: dict[str, list[object]] = {}
-    numeric = jsontext.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
-    for member in members:
-        for key, child in member.items():
-            if type(child) in numeric:
-                by_key.setdefault(key, []).append(child)
-    for key, numbers in by_key.items():
+    for key, numbers in _numbers_by_key(members).items():
         if len(numbers) >= 2:
             forms.collections.append((numbers, key))  # spelled only if its total is asked for (grounding.totals)
 

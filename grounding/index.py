@@ -46,7 +46,6 @@ class _Piece:
     order: int  # its place in the conversation: collections are totalled in this order
     source: Examined | str  # a tool result, or exempt text
     seen: verbatim.Seen  # what its search text is made from (Seen.search; None: any question reads it)
-    json: bool  # a JSON result seen verbatim: its literals can be worked out from its text (see read_numbers)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
 
 
@@ -136,7 +135,7 @@ class EvidenceIndex:
         self._keep(text, verbatim.see_text(text))
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
-        self._unread.append(_Piece(self._next_order(), source, seen, seen.json))
+        self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
         if seen.said is not None:
             self._said |= seen.said
@@ -197,8 +196,7 @@ class EvidenceIndex:
         for piece in self._unread:
             if piece.numbers_read or isinstance(piece.source, str):
                 continue  # exempt text lends no operands (§5.2)
-            literals = verbatim.json_literals(piece.source.text) if piece.json else None
-            numbers = read_numbers(piece.source, self.options, literals)
+            numbers = read_numbers(piece.source, self.options)
             if numbers is None:
                 whole.append(piece)
             else:

@@ -55,7 +55,6 @@ class Seen:
     said_text: str | None = None  # its lowered text, when ASCII: runs are looked for in it (see says)
     in_strings: bool = False  # a JSON text: only the runs inside its strings (and its literals) are said
     literals: set[str] | None = None  # a JSON text's literals outside strings, when it is not ASCII
-    json: bool = False  # a JSON text: its literals can be worked out from it (json_literals)
     quotes: list[int] | None = None  # an ASCII JSON text's quote counts by chunk (see quote_counts)
     lowered: str | None = None  # its lowered text, which its search text is made from; None: not seen
     notes: jsontext.Notes | None = None  # of a JSON text: what its parse saw (see search)
@@ -100,20 +99,16 @@ def see_json(text: str, notes: jsontext.Notes) -> Seen:
         return Seen()
     lowered = text.lower()
     if lowered.isascii():
-        return Seen(said_text=lowered, in_strings=True, json=True, quotes=quote_counts(lowered), lowered=lowered,
+        return Seen(said_text=lowered, in_strings=True, quotes=quote_counts(lowered), lowered=lowered,
                     notes=notes)
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
-    return Seen(said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), json=True, lowered=lowered,
+    return Seen(said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), lowered=lowered,
                 notes=notes)
 
 
-def json_literals(text: str) -> set[str]:
-    """The literals outside the strings of a JSON text with no backslash, as written: numbers, true, false,
-    null (JSON writes those three in lower case, and only an exponent's e may be upper)."""
-    return _literals_outside(text.split('"'))
-
-
 def _literals_outside(parts: list[str]) -> set[str]:
+    """The literals outside the strings of a JSON text split at its quotes, as written: numbers, true, false,
+    null (JSON writes those three in lower case, and only an exponent's e may be upper)."""
     return set(" ".join(parts[0::2]).translate(_PUNCTUATION_TO_SPACE).split())
 
 

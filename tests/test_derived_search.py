@@ -139,10 +139,11 @@ def test_the_collections_found_visiting_containers_are_those_a_whole_reading_fin
     text = json.dumps(document)
     examined = examine_result(text, ReadOptions(), False, None, None)
     whole = read_examined(examined, ReadOptions())
-    numbers = read_numbers(examined, ReadOptions(), verbatim.json_literals(text))
+    numbers = read_numbers(examined, ReadOptions())
     assert numbers is not None
     assert numbers.collections == whole.collections  # the same collections, in the same order
     assert numbers.operands == whole.operands  # strings are no operands, and a whole reading reads them
+    assert numbers.numbers == whole.operands  # the numbers it holds as numbers (a string's wait for a reading)
 
 
 @given(
