@@ -89,15 +89,19 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
 
 def classify_once(value: str, min_digits: int) -> Value | None:
     """classify_plainly(value, min_digits)[0], told at once for values of ASCII digits, ASCII values
-    beginning with a letter and plain numbers (see normalise_once: the memo mostly misses on an answer's values)."""
+    beginning with a letter, plain numbers, times and addresses (see normalise_once: the memo mostly misses on an answer's values)."""
     if value.isascii():
         if value.isdigit():
             return Value(value, "number", NUMBER) if len(value) >= min_digits else None
         first = value[:1]
         if first in ASCII_LETTERS:
             return Value(value, "identifier", IDENTIFIER) if len(value) >= 4 and _HAS_DIGIT.search(value) else None
-        if first in ASCII_DIGITS and _PLAIN_NUMBER.fullmatch(value):
-            return _number(value, min_digits)  # a number: no ratio, range or unit (see classify_plainly)
+        if first in ASCII_DIGITS:
+            if _PLAIN_NUMBER.fullmatch(value):
+                return _number(value, min_digits)  # a number: no ratio, range or unit (see classify_plainly)
+            if ":" in value or (value[-1] in ASCII_DIGITS and "-" not in value and "/" not in value):
+                # a time, an address: a ratio holds "/", a range "-", a unit ends with a letter, none a colon
+                return _identifier(value)
     return classify_plainly(value, min_digits)[0]
 
 

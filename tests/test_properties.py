@@ -64,6 +64,9 @@ def test_what_the_verbatim_search_takes_for_normal_is_left_as_it_is_by_normalise
 @example("9,000.50", 4)
 @example("90.0 ", 1)
 @example("0.90%", 1)
+@example("24/7", 1)
+@example("16384mb", 4)
+@example("2026-01-05t10:45:38z", 4)
 def test_the_answer_side_shortcuts_agree_with_normalise_and_classify(token, min_digits):
     # candidates reads an answer's tokens with these, which skip the memo for the commonest spellings
     assert normalise_once(token) == normalise(token)
