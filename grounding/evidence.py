@@ -18,7 +18,7 @@ import regex
 
 from grounding import jsontext, pyrepr, verbatim
 from grounding.dates import MONTHS, prose_dates, twelve_hour_times
-from grounding.normalise import LEADING_MARKS, lookup_forms, normalise, spell_number
+from grounding.normalise import LEADING_MARKS, lookup_forms, normalise, normalise_once, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
 
@@ -550,7 +550,7 @@ def _surely_unspelled(node: object, searched: str) -> bool:
     if node is True:
         return True
     if type(node) is str:
-        value = normalise(node)
+        value = normalise_once(node)  # a leaf's value is mostly read nowhere else: normalise's memo would miss
         return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched
     if jsontext.is_number(node) and node != 0:
         return verbatim.key(jsontext.number_spelling(node)) not in searched
