@@ -25,12 +25,14 @@ _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
     """Judge one final answer against the evidence read before it."""
     answer = read_answer(text, settings)
-    work = arithmetic.Computations(answer, index, settings) if settings.derived else None
-    written_as_examples = examples.Examples(answer)
+    work, written_as_examples = None, None  # made for the first value not said verbatim (most answers have none)
     unsupported, grounded_via, example_values = [], [], []
     for candidate in answer.candidates:
         if index.says_verbatim(candidate.value):
             continue  # route 1 at its cheapest (most values are copied): grounded plainly
+        if written_as_examples is None:
+            work = arithmetic.Computations(answer, index, settings) if settings.derived else None
+            written_as_examples = examples.Examples(answer)
         finding = _route(candidate, answer, index, settings, work, written_as_examples)
         if finding is None:
             continue  # grounded plainly
