@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import BinaryIO
@@ -147,60 +147,78 @@ def can_read_in_ranges(path: str) -> bool:
         return False
 
 
-def line_ranges(path: str, size: int) -> Iterator[tuple[int, int, int]]:
-    """(start, end, number of the first line) of consecutive byte ranges of a file, each of about size
-    bytes and ending just after a line end (the last at the end of the file): one pass over the file,
-    counting line ends so each range knows its line numbers."""
-    start, first = 0, 1  # the range being built
-    base, line = 0, 1  # the offset of the block read, and the number of the line where counting stands
+def line_ranges(path: str, size: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of consecutive byte ranges of a file, each of about size bytes and ending just after a
+    line end (the last at the end of the file). Each end is found by seeking and reading on to the next line
+    end: the lines between are not read here (their numbers are counted where they are read, see
+    read_range)."""
+    total = os.path.getsize(path)
+    start = 0
     with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(_SCAN_BLOCK), b""):
-            counted = 0
-            while True:
-                end = block.find(b"\n", max(start + size - 1 - base, counted))
-                if end < 0:
-                    break
-                line += block.count(b"\n", counted, end + 1)
-                counted = end + 1
-                yield start, base + counted, first
-                start, first = base + counted, line
-            line += block.count(b"\n", counted)
-            base += len(block)
-    if start < base:
-        yield start, base, first
+        while start < total:
+            end = _after_line_end(stream, start + size - 1, total)
+            yield start, end
+            start = end
 
 
-_SCAN_BLOCK = 1 << 20
+def _after_line_end(stream: BinaryIO, at: int, total: int) -> int:
+    """The offset just after the first line end at or after at, or total when none comes before it."""
+    stream.seek(at)
+    while at < total:
+        block = stream.read(_SCAN_BLOCK)
+        if not block:
+            break
+        found = block.find(b"\n")
+        if found >= 0:
+            return min(at + found + 1, total)
+        at += len(block)
+    return total
+
+
+_SCAN_BLOCK = 1 << 16  # a few lines: most records are shorter
 
 
 def read_range(
-    path: str, start: int, end: int, first_line: int, max_record_bytes: int | None = None
-) -> Iterator[Record | Problem]:
-    """The records of a range of a JSON Lines file (see line_ranges), as read_records gives them."""
+    path: str, start: int, end: int, max_record_bytes: int | None = None
+) -> Generator[Record | Problem, None, int | None]:
+    """The records of a range of a JSON Lines file (see line_ranges), as read_records gives them, but for
+    their line numbers: the range's first line is line 1. Returns how many lines the range holds (None when
+    it could not be read), so that whoever reads the ranges in order can number their lines."""
     try:
         with open(path, "rb", buffering=max(io.DEFAULT_BUFFER_SIZE, min(_READ_BUFFER, end - start))) as stream:
             stream.seek(start)
-            yield from _lines(stream, path, max_record_bytes, first_line, start, end)
+            return (yield from _lines(stream, path, max_record_bytes, start, end))
     except OSError as error:  # the file was readable when it was cut into ranges
-        yield Problem(path, None, f"cannot read lines {first_line} on: {error.strerror or error}")
+        yield Problem(path, None, f"cannot read bytes {start} to {end}: {error.strerror or error}")
+        return None
+
+
+def count_lines(path: str, start: int, end: int) -> int:
+    """How many lines a byte range of a file holds (0 when it cannot be read)."""
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(start)
+            data = stream.read(end - start)
+    except OSError:
+        return 0
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def _lines(
     stream: BinaryIO,
     source: str,
     limit: int | None = None,
-    first_line: int = 1,
     offset: int = 0,
     end: int | None = None,
-) -> Iterator[Record | Problem]:
-    """The records of the lines of stream, from line first_line at byte offset up to byte end (a line's
-    start) or the end of the stream."""
+) -> Generator[Record | Problem, None, int]:
+    """The records of the lines of stream, from byte offset (a line's start) up to byte end (another) or
+    the end of the stream, numbered from 1; returns how many lines were read."""
     limit = limit or MAX_RECORD_BYTES
-    number = first_line - 1
+    number = 0
     while end is None or offset < end:
         raw = stream.readline(limit + 1)
         if not raw:
-            return
+            break
         number += 1
         start = offset
         if len(raw) > limit and not raw.endswith(b"\n"):
@@ -210,7 +228,7 @@ def _lines(
                                           f"{limit} bytes (--max-record-bytes); it was not read")
             continue
         offset += len(raw)
-        if number == 1 and raw.startswith(_BOM):
+        if start == 0 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
         if raw.isspace():
             continue
@@ -218,6 +236,7 @@ def _lines(
             yield Record(source, number, _loads(raw), len(raw), raw)
         except ValueError:
             yield Problem(source, number, _line_error(raw, start))
+    return number
 
 
 def _line_error(raw: bytes, start: int) -> str:

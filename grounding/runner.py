@@ -19,7 +19,17 @@ from dataclasses import replace
 from grounding.assembly import Assembler, Event, Skipped, groups_every_record
 from grounding.engine import JudgedAnswer, check_conversation
 from grounding.explain import explain_answer
-from grounding.inputs import Problem, Record, can_read_in_ranges, expand, line_ranges, loads, read_range, read_records
+from grounding.inputs import (
+    Problem,
+    Record,
+    can_read_in_ranges,
+    count_lines,
+    expand,
+    line_ranges,
+    loads,
+    read_range,
+    read_records,
+)
 from grounding.model import Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
@@ -223,12 +233,18 @@ def _in_ranges(files: list[str], input_format: str | None) -> bool:
     )
 
 
-def _judge_range(path: str, start: int, end: int, first_line: int, limit: int | None) -> list[tuple]:
-    """Read and judge a range of a file, saying what became of each record (see _LINE_PROBLEM ...)."""
+def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[list[tuple], int | None]:
+    """Read and judge a range of a file, saying what became of each record (see _LINE_PROBLEM ...), its lines
+    numbered from the range's first; and how many lines the range holds (None: it could not be read)."""
     assert _worker_state is not None
     settings, explain, assembler = _worker_state
     said: list[tuple] = []
-    for record in read_range(path, start, end, first_line, limit):
+    records = read_range(path, start, end, limit)
+    while True:
+        try:
+            record = next(records)
+        except StopIteration as finished:
+            return said, finished.value
         if isinstance(record, Problem):
             said.append((_LINE_PROBLEM, record.line, 0, record))
         elif assembler.groups(record):
@@ -239,7 +255,6 @@ def _judge_range(path: str, start: int, end: int, first_line: int, limit: int | 
                 said.append((_UNREAD, record.line, record.size, event))
             else:
                 said.append((_JUDGED, record.line, record.size, _judge(event, settings, explain)))
-    return said
 
 
 def _ranges_in_workers(
@@ -257,50 +272,79 @@ def _ranges_in_workers(
     assembler = Assembler(input_format)
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain, input_format)) as pool:
-        pending: deque[tuple[str, object]] = deque()  # (file, its range's result, or None: the file ends)
+        pending: deque[tuple[str, int, int, object]] = deque()  # (file, range, its result; None: the file ends)
+        lines_before = _LinesBefore()
         for path in files:
             summary.files += 1
-            for start, end, first_line in _ranges_of(path, workers):
-                pending.append((path, pool.apply_async(_judge_range, (path, start, end, first_line, limit))))
+            for start, end in _ranges_of(path, workers):
+                pending.append((path, start, end, pool.apply_async(_judge_range, (path, start, end, limit))))
                 if len(pending) >= workers * _BATCHES_PER_JOB:
-                    yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record)
-            pending.append((path, None))
+                    yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record, lines_before)
+            pending.append((path, 0, 0, None))
         while pending:
-            yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record)
+            yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record, lines_before)
         yield from _judged_by(pool, list(assembler.finish()))
 
 
-def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int, int]]:
-    """(start, end, first line) of the ranges a file is judged in: a few per worker, at most _RANGE_BYTES,
-    and within the last range per worker, as small as _TAIL_RANGE_BYTES."""
+def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of the ranges a file is judged in: a few per worker, at most _RANGE_BYTES, and within the
+    last range per worker, as small as _TAIL_RANGE_BYTES."""
     total = os.path.getsize(path)
     size = min(_RANGE_BYTES, max(_MIN_RANGE_BYTES, total // (workers * _RANGES_PER_JOB)))
     tail = total - size * workers  # past here, the pieces are not put together
-    start = line = None
-    for begin, end, first_line in line_ranges(path, min(size, _TAIL_RANGE_BYTES)):
+    start = None
+    for begin, end in line_ranges(path, min(size, _TAIL_RANGE_BYTES)):
         if start is None:
-            start, line = begin, first_line
+            start = begin
         if end - start >= size or end > tail:
-            yield start, end, line
+            yield start, end
             start = None
     if start is not None:
-        yield start, end, line
+        yield start, end
+
+
+class _LinesBefore:
+    """How many lines of each file come before the range being collected: a worker numbers a range's lines
+    from 1 (it knows not how many lines come before it without reading them), and ranges are collected in
+    order."""
+
+    def __init__(self) -> None:
+        self.counted: dict[str, int] = {}
+
+    def number(self, path: str, lines: int | None, start: int, end: int) -> int:
+        """The lines before this range; the range's lines are counted in (read here if it could not be)."""
+        before = self.counted.get(path, 0)
+        self.counted[path] = before + (lines if lines is not None else count_lines(path, start, end))
+        return before
 
 
 def _range_collected(
     path: str,
+    start: int,
+    end: int,
     future: object,
     assembler: Assembler,
     pool: object,
     summary: Summary,
     on_record: Callable[[Record | Problem], None] | None,
+    lines_before: _LinesBefore,
 ) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
-    """What became of each record of a range, in order; at a file's end, its Claude Code sessions."""
+    """What became of each record of a range, in order, numbered in the file; at a file's end, its Claude Code
+    sessions."""
     if future is None:
         yield from _judged_by(pool, list(assembler.end_of_source(path)))
         return
-    for what, line, size, payload in future.get():
+    said, lines = future.get()
+    before = lines_before.number(path, lines, start, end)
+    for what, line, size, payload in said:
         summary.records += 1
+        if line is not None:
+            line += before
+        if what == _JUDGED:
+            for answer in payload:
+                answer.line += before
+        elif what != _GROUPED and payload.line is not None:
+            payload = Problem(payload.source, payload.line + before, payload.message)
         if on_record is not None:
             on_record(payload if what == _LINE_PROBLEM else Record(path, line, None, size))
         if what == _JUDGED:

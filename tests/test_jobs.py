@@ -96,6 +96,15 @@ def test_ranges_of_one_line_give_the_same_output(tmp_path, one_line_ranges):
     assert one[1]["records"] == len(lines) > 8 and one[1]["errors"] == 4
 
 
+def test_a_byte_order_mark_is_dropped_at_the_start_of_the_file_only(tmp_path, one_line_ranges):
+    line = (REPO / "fixtures" / "support_bot.jsonl").read_bytes().splitlines()[0]
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + line + b"\n" + line + b"\n\xef\xbb\xbf" + line + b"\n")
+    one, two = _run([str(path)], 1), _run([str(path)], 2)
+    assert one == two
+    assert one[1]["errors"] == 1 and [p.line for p in one[0] if isinstance(p, inputs.Problem)] == [3]
+
+
 def test_files_read_in_ranges_and_a_compressed_one_give_the_same_output(tmp_path, one_line_ranges):
     mixed = _mixed_file(tmp_path)
     packed = tmp_path / "mixed.jsonl.gz"
@@ -129,8 +138,8 @@ def test_only_plain_json_lines_files_are_read_in_ranges(tmp_path):
     size=st.integers(1, 40),
     block=st.integers(1, 16),
 )
-def test_line_ranges_cover_the_file_in_whole_lines_with_their_numbers(tmp_path_factory, lines, last_ends, size,
-                                                                       block):
+def test_line_ranges_cover_the_file_in_whole_lines_and_count_their_lines(tmp_path_factory, lines, last_ends, size,
+                                                                        block):
     data = b"\n".join(lines) + (b"\n" if last_ends and lines else b"")
     path = tmp_path_factory.mktemp("ranges") / "f.jsonl"
     path.write_bytes(data)
@@ -140,12 +149,35 @@ def test_line_ranges_cover_the_file_in_whole_lines_with_their_numbers(tmp_path_f
         ranges = list(inputs.line_ranges(str(path), size))
     finally:
         inputs._SCAN_BLOCK = original
-    starts, ends = [start for start, _, _ in ranges], [end for _, end, _ in ranges]
+    starts, ends = [start for start, _ in ranges], [end for _, end in ranges]
     assert starts == ([0] + ends[:-1] if data else []) and ends[-1:] == ([len(data)] if data else [])
-    for start, end, first_line in ranges:
-        assert first_line == data.count(b"\n", 0, start) + 1
+    numbered = 0
+    for start, end in ranges:
         line_end = data.find(b"\n", start + size - 1)  # the range ends with the line that reaches size
         assert end == (len(data) if line_end < 0 else line_end + 1)
+        reading = inputs.read_range(str(path), start, end)
+        while True:  # its lines are numbered from 1, and it says how many it holds
+            try:
+                record = next(reading)
+            except StopIteration as finished:
+                counted = finished.value
+                break
+            assert record.line == data.count(b"\n", start, _line_start(data, start, record.line)) + 1
+        assert counted == inputs.count_lines(str(path), start, end) == _line_count(data[start:end])
+        numbered += counted
+    assert numbered == _line_count(data)
+
+
+def _line_count(data: bytes) -> int:
+    """Lines as readline cuts them: after each line end, and a last line without one."""
+    return len(data.split(b"\n")) - data.endswith(b"\n") if data else 0
+
+
+def _line_start(data: bytes, start: int, line: int) -> int:
+    """The offset of a range's line'th line (1-based)."""
+    for _ in range(line - 1):
+        start = data.index(b"\n", start) + 1
+    return start
 
 
 def test_a_file_is_judged_in_ranges_that_shrink_near_its_end(tmp_path, monkeypatch):
@@ -156,9 +188,9 @@ def test_a_file_is_judged_in_ranges_that_shrink_near_its_end(tmp_path, monkeypat
     path = tmp_path / "f.jsonl"
     path.write_bytes(data)
     ranges = list(runner._ranges_of(str(path), 2))
-    assert [start for start, _, _ in ranges] == [0] + [end for _, end, _ in ranges[:-1]] and ranges[-1][1] == len(data)
-    assert all(first_line == data.count(b"\n", 0, start) + 1 for start, _, first_line in ranges)
-    sizes = [end - start for start, end, _ in ranges]
+    assert [start for start, _ in ranges] == [0] + [end for _, end in ranges[:-1]] and ranges[-1][1] == len(data)
+    assert all(data[end - 1 : end] == b"\n" for _, end in ranges)  # whole lines
+    sizes = [end - start for start, end in ranges]
     tail = len(data) - 400 * 2
-    assert all(size >= 400 for (start, end, _), size in zip(ranges[:-1], sizes) if end <= tail)
-    assert all(size < 80 for (start, _, _), size in zip(ranges, sizes) if start >= tail)
+    assert all(size >= 400 for (start, end), size in zip(ranges[:-1], sizes) if end <= tail)
+    assert all(size < 80 for (start, _), size in zip(ranges, sizes) if start >= tail)
