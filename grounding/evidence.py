@@ -241,29 +241,65 @@ class Examined:
     text: str
     document: object  # the parsed document, or _TEXT
     exact_json: bool  # the document is the text parsed as JSON, so its strings can be read off the text
-    notes: jsontext.Notes | None  # of an exact JSON text: what its marks tell (see jsontext.parse_noting)
-    absence: dict | None  # the part of an absence that grounds
-    failed: bool
-    argument_forms: Forms | None  # what the call's arguments spell, when a failed lookup must drop it
+    notes: jsontext.Notes | None  # of an exact JSON text: what its marks tell
+    absence: dict | None = None  # the part of an absence that grounds
+    failed: bool = False
+    argument_forms: Forms | None = None  # what the call's arguments spell, when a failed lookup must drop it
+    # False: its numbers may not be as written yet (see jsontext.parse_unchecked; exact_document makes them so)
+    exact: bool = True
 
 
-def examine_result(text: str, options: ReadOptions, is_error: bool, arguments: str | None, document: object) -> Examined:
-    exact_json, notes = False, None
-    if not isinstance(document, (dict, list)):
-        document, exact_json, notes = _parse_with_origin(text)
+class _Inexact(Exception):
+    """A test met a float of a document whose numbers may not be as written (see exact_document)."""
+
+
+def examine_result(
+    text: str, options: ReadOptions, is_error: bool, arguments: str | None, document: object
+) -> Examined:
+    if isinstance(document, (dict, list)):
+        examined = Examined(text, document, False, None)
+    else:
+        parsed, exact_json, notes, exact = _parse_with_origin(text, checked=options.straightforward)
+        examined = Examined(text, parsed, exact_json, notes, exact=exact)
+    try:
+        _judge_failure(examined, options, is_error, arguments)
+    except _Inexact:  # a test needs a number of it as written: most never do
+        exact_document(examined)
+        _judge_failure(examined, options, is_error, arguments)
+    return examined
+
+
+def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arguments: str | None) -> None:
+    """Whether a result failed (§5.4, §9.6), with the part of an absence that grounds and, when it failed,
+    what its call's arguments spell. Raises _Inexact where a number not known exact would decide."""
+    text, document, exact = examined.text, examined.document, examined.exact
     absence = None
     if document is _TEXT:
         failed = is_error or not text.strip() or _ERROR_WORD.match(text) is not None
     else:
         absence = _absence_view(document)
-        failed = is_error or absence is not None or _reports_error(document)
+        if absence is not None and not exact:
+            raise _Inexact  # the absence is read: its numbers must be as written
+        failed = is_error or absence is not None or _reports_error(document, exact)
     argument_forms = None
     if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
         # a result that surely says more than its arguments did not fail, whatever they spell
-        if failed or options.straightforward or not _says_more_than(document, arguments):
+        if failed or options.straightforward or not _says_more_than(document, arguments, exact):
+            if not failed and not exact:
+                raise _Inexact  # every number of it is compared with the arguments
             argument_forms = read_arguments(arguments, options)
             failed = failed or _says_nothing(document, argument_forms)
-    return Examined(text, document, exact_json, notes, absence, failed, argument_forms if failed else None)
+    examined.absence, examined.failed = absence, failed
+    examined.argument_forms = argument_forms if failed else None
+
+
+def exact_document(examined: Examined) -> object:
+    """A result's document with every number as written: parsed again exactly when the fast parser may have
+    rounded one (jsontext.checked). Reading a result, or testing a number in it, asks this first."""
+    if not examined.exact:
+        examined.document = jsontext.checked(examined.text, examined.document)
+        examined.exact = True
+    return examined.document
 
 
 def read_examined(examined: Examined, options: ReadOptions) -> Forms:
@@ -272,7 +308,7 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     if examined.document is _TEXT:
         reader.text(examined.text)
     else:
-        document = examined.document if examined.absence is None else examined.absence
+        document = exact_document(examined) if examined.absence is None else examined.absence
         _walk(document, reader, totals=True)
     if examined.argument_forms is not None:
         forms.drop(examined.argument_forms)
@@ -294,11 +330,13 @@ def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
     forms = Forms()
     if examined.document is _TEXT:
         _Reader(forms, options, typed=True, lookups=False).text_numbers(examined.text)
-    elif type(examined.document) in _CONTAINERS:
-        forms.numbers = _magnitudes(_numbers_and_collections(examined.document, forms))
+        return forms
+    document = exact_document(examined)
+    if type(document) in _CONTAINERS:
+        forms.numbers = _magnitudes(_numbers_and_collections(document, forms))
         forms.operands = set(forms.numbers)
     else:  # a document that is one scalar
-        _walk(examined.document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
+        _walk(document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
     return forms
 
 
@@ -383,25 +421,27 @@ def _parse(text: str) -> object:
     return _parse_with_origin(text)[0]
 
 
-def _parse_with_origin(text: str) -> tuple[object, bool, jsontext.Notes | None]:
-    """The document; whether it is text itself parsed as JSON (not encoded twice, not a Python repr); and
-    then the notes on its text."""
+def _parse_with_origin(text: str, checked: bool = True) -> tuple[object, bool, jsontext.Notes | None, bool]:
+    """The document; whether it is text itself parsed as JSON (not encoded twice, not a Python repr); then
+    the notes on its text; and whether its numbers are as written (without checked, a JSON text's may not
+    be yet: see jsontext.parse_unchecked)."""
     stripped = text.lstrip()
     if stripped[:1] == '"':
         try:
             inner = jsontext.parse(text)
         except jsontext.NotJson:
-            return _TEXT, False, None
-        return (_parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT), False, None
+            return _TEXT, False, None, True
+        document = _parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT
+        return document, False, None, True
     if not jsontext.looks_like_json(text):
-        return _TEXT, False, None
+        return _TEXT, False, None, True
     try:
-        document, notes = jsontext.parse_noting(text)
-        return document, True, notes
+        document, exact = (jsontext.parse(text), True) if checked else jsontext.parse_unchecked(text)
+        return document, True, jsontext.Notes(text), exact
     except jsontext.NotJson:
         pass
     document = pyrepr.parse(text)
-    return (_TEXT, False, None) if document is None else (document, False, None)
+    return (_TEXT, False, None, True) if document is None else (document, False, None, True)
 
 
 def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool = True) -> None:
@@ -490,13 +530,16 @@ def _is_absence(node: object) -> bool:
     )
 
 
-def _reports_error(document: object) -> bool:
+def _reports_error(document: object, exact: bool = True) -> bool:
     """A JSON object whose top-level ``error``/``errors`` key holds something (§9.6)."""
     if not isinstance(document, dict):
         return False
     for key, value in document.items():
-        if key.lower() in ("error", "errors") and not _is_empty_value(value):
-            return True
+        if key.lower() in ("error", "errors"):
+            if not exact and type(value) is float:
+                raise _Inexact  # a literal too small for a float reads as 0.0
+            if not _is_empty_value(value):
+                return True
     return False
 
 
@@ -522,7 +565,7 @@ def _says_nothing(document: object, arguments: Forms) -> bool:
     return True
 
 
-def _says_more_than(document: object, arguments: str) -> bool:
+def _says_more_than(document: object, arguments: str, exact: bool = True) -> bool:
     """True when a scalar of the document is surely not spelled by the call's arguments, seen without
     reading them: its key is not in their search text (see verbatim.search_text). Scalars a time of day
     or a prose date may spell are left to the full test; False says nothing.
@@ -535,20 +578,22 @@ def _says_more_than(document: object, arguments: str) -> bool:
     searched = verbatim.search_text(arguments)
     kind = type(document)
     if kind is not dict and kind is not list:
-        return _surely_unspelled(document, searched)
+        return _surely_unspelled(document, searched, exact)
     nested = []
     for node in document.values() if kind is dict else document:
         if type(node) in _CONTAINERS:
             nested.append(node)
-        elif _surely_unspelled(node, searched):
+        elif _surely_unspelled(node, searched, exact):
             return True
-    return any(_surely_unspelled(node, searched) for container in nested for node in jsontext.leaves(container))
+    return any(_surely_unspelled(node, searched, exact) for container in nested for node in jsontext.leaves(container))
 
 
-def _surely_unspelled(node: object, searched: str) -> bool:
+def _surely_unspelled(node: object, searched: str, exact: bool = True) -> bool:
     """True when a scalar's key is not in the search text of a call's arguments (see _says_more_than)."""
     if node is True:
         return True
+    if type(node) is float and not exact:
+        raise _Inexact  # its spelling may not be the one written
     if type(node) is str:
         value = normalise_once(node)  # a leaf's value is mostly read nowhere else: normalise's memo would miss
         return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched

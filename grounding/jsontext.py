@@ -102,20 +102,20 @@ def has_exponent_literal(marks: bytes) -> bool:
 
 
 class Notes:
-    """What a JSON text's marks tell beyond its parse (see parse_noting), worked out when first asked: only
-    a text searched for a value not found verbatim asks (two in five), and the marks are at hand."""
+    """What a JSON text's marks tell beyond its parse, worked out from the text when first asked: only a text
+    searched for a value not found verbatim asks (two in five)."""
 
-    __slots__ = ("_digit_comma", "_exponent", "_marks")
+    __slots__ = ("_digit_comma", "_exponent", "_marks", "_text")
 
-    def __init__(self, marks: bytes | None, exponent: bool | None = None, digit_comma: bool | None = None) -> None:
-        self._marks = marks
+    def __init__(self, text: str | None, exponent: bool | None = None, digit_comma: bool | None = None) -> None:
+        self._text, self._marks = text, None
         self._exponent, self._digit_comma = exponent, digit_comma
 
     @property
     def exponent(self) -> bool:
         """A number literal has an exponent (meaningful for a text without backslash: see verbatim.see_json)."""
         if self._exponent is None:
-            self._exponent = has_exponent_literal(self._marks)
+            self._exponent = has_exponent_literal(self._marks_of_text())
             self._forget()
         return self._exponent
 
@@ -123,26 +123,40 @@ class Notes:
     def digit_comma(self) -> bool:
         """A comma may stand between two digits (a grouping comma, in a string)."""
         if self._digit_comma is None:
-            self._digit_comma = _DIGIT_COMMA_DIGIT.search(self._marks) is not None
+            self._digit_comma = _DIGIT_COMMA_DIGIT.search(self._marks_of_text()) is not None
             self._forget()
         return self._digit_comma
 
+    def _marks_of_text(self) -> bytes:
+        if self._marks is None:
+            self._marks = self._text.encode("utf-8", "surrogatepass").translate(MARKS)
+        return self._marks
+
     def _forget(self) -> None:
         if self._exponent is not None and self._digit_comma is not None:
-            self._marks = None
+            self._marks = self._text = None
 
 
 def parse(text: str) -> object:
     """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
-    return parse_noting(text)[0]
+    return _parse(text, has_long_literal(text.encode("utf-8", "surrogatepass")))
 
 
-def parse_noting(text: str) -> tuple[object, Notes]:
-    """Parse a JSON document (see parse), with Notes on its text: one pass over its marks serves all."""
-    data = text.encode("utf-8", "surrogatepass")
-    marks = data.translate(MARKS)
-    document = _parse(text, has_long_literal(data, marks))
-    return document, Notes(marks)
+def parse_unchecked(text: str) -> tuple[object, bool]:
+    """Parse a JSON document, not yet looking for literals a float would not keep (a pass over every byte,
+    see has_long_literal): most documents are never read, and only reading them, or a test of a number in
+    them, needs their numbers exact (see checked). Also whether the document is exact already (the fast
+    parser could not read it, and the exact one did)."""
+    try:
+        return orjson.loads(text), False
+    except orjson.JSONDecodeError:
+        return _parse(text, True), True  # NaN, deep nesting: the exact parser decides
+
+
+def checked(text: str, document: object) -> object:
+    """The exact document of a JSON text parse_unchecked read: that document, or, when the text may hold a
+    literal a float would not keep, the text parsed exactly."""
+    return _parse(text, True) if has_long_literal(text.encode("utf-8", "surrogatepass")) else document
 
 
 def _parse(text: str, long_literal: bool) -> object:

@@ -76,7 +76,8 @@ def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
         if "," not in word or _ONE_GROUPED_NUMBER.fullmatch(word) is not None:
             found.append((word, *run.span()))
         else:
-            found.extend((t.text, t.start, t.end) for t in _split_commas(word, run.start()) if _HAS_DIGIT.search(t.text))
+            pieces = _split_commas(word, run.start())
+            found.extend((t.text, t.start, t.end) for t in pieces if _HAS_DIGIT.search(t.text))
     return found
 
 

@@ -89,7 +89,8 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
 
 def classify_once(value: str, min_digits: int) -> Value | None:
     """classify_plainly(value, min_digits)[0], told at once for values of ASCII digits, ASCII values
-    beginning with a letter, plain numbers, times and addresses (see normalise_once: the memo mostly misses on an answer's values)."""
+    beginning with a letter, plain numbers, times and addresses (see normalise_once: the memo mostly misses
+    on an answer's values)."""
     if value.isascii():
         if value.isdigit():
             return Value(value, "number", NUMBER) if len(value) >= min_digits else None

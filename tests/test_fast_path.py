@@ -172,6 +172,50 @@ def test_a_composite_with_a_part_that_is_no_value_fails_before_any_part_is_looke
     assert index._unread  # "21" is no value, so "ethernet1" (held inside Ethernet1/5) was never looked up
 
 
+# Numbers checked only when a test or a reading needs them ------------------------------------------------------
+
+_LONG = "12345678901234567.5"  # a literal a float does not keep
+_EXACTNESS_LEAVES = st.one_of(st.integers(-10, 10**20), st.sampled_from([0.5, 2.0, 0.0, 1e-5]),
+                              st.text("ab7\n", max_size=3), st.booleans(), st.none(), st.just("LONG"), st.just("TINY"))
+_EXACTNESS_DOCUMENTS = st.recursive(
+    _EXACTNESS_LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["error", "n", "id", "checked"]), inner,
+                                                               max_size=3),
+    max_leaves=8,
+)
+
+
+def _json_with_long_literals(document: object) -> str:
+    """The document as JSON, "LONG" and "TINY" written as literals a float does not keep (one reads as 0.0)."""
+    return json.dumps(document).replace('"LONG"', _LONG).replace('"TINY"', "0." + "0" * 400 + "1")
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(_EXACTNESS_DOCUMENTS, _EXACTNESS_DOCUMENTS | st.none(), st.booleans(), st.booleans())
+@example({"error": "TINY"}, None, False, False)  # an error that reads as 0.0 until checked
+@example({"id": "LONG"}, {"id": "LONG"}, False, False)  # echoes its call: says nothing, told exactly
+@example({"id": "LONG"}, {"id": "LONG", "q": "\n"}, False, False)  # an escape in the call: every leaf compared
+@example({"af_absent": True, "checked": ["x"], "n": "LONG"}, None, False, False)  # an absence is read
+def test_a_result_read_before_its_numbers_are_checked_is_judged_as_one_parsed_exactly(document, arguments, is_error,
+                                                                                     absent):
+    from grounding.evidence import ReadOptions, examine_result, read_examined, read_numbers
+
+    if absent and isinstance(document, dict):
+        document = {**document, "af_absent": True, "checked": ["x"]}
+    text = _json_with_long_literals(document)
+    call = None if arguments is None else _json_with_long_literals(arguments)
+    lazy = examine_result(text, ReadOptions(), is_error, call, None)
+    exact = examine_result(text, ReadOptions(straightforward=True), is_error, call, None)
+    assert (lazy.failed, lazy.absence, lazy.argument_forms) == (exact.failed, exact.absence, exact.argument_forms)
+    options = ReadOptions()
+    assert read_examined(lazy, options) == read_examined(exact, options)
+    lazy = examine_result(text, options, is_error, call, None)
+    numbers, exact_numbers = read_numbers(lazy, options), read_numbers(exact, options)
+    assert (numbers is None) == (exact_numbers is None)
+    if numbers is not None:
+        assert (numbers.numbers, numbers.collections) == (exact_numbers.numbers, exact_numbers.collections)
+
+
 def test_derived_totals_are_found_in_reading_order():
     first = {"items": [{"fee": 1200}, {"fee": 800}]}
     second = {"rows": [{"cost": 1500}, {"cost": 500}]}
@@ -280,7 +324,7 @@ def test_the_long_literal_test_finds_what_its_pattern_describes(parts):
 @settings(max_examples=300)
 @given(st.text("0123456789.+-,eE:a\" ", max_size=24))
 def test_a_comma_between_digit_marks_is_found_wherever_it_stands(text):
-    notes = jsontext.Notes(text.encode().translate(jsontext.MARKS))
+    notes = jsontext.Notes(text)
     assert notes.digit_comma == (re.search(r"[0-9.+-],[0-9.+-]", text) is not None)
 
 
@@ -312,7 +356,7 @@ def test_an_exponent_literal_is_found_exactly_when_one_stands_outside_strings(do
     text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
     text = re.sub(r"(\d)(\.\d+)?e\+?", lambda m: m.group(0).upper() if len(text) % 2 else m.group(0), text)
     outside = " ".join(_literals_by_splitting(text)).replace("true", "").replace("false", "")
-    document, notes = jsontext.parse_noting(text)
+    notes = jsontext.Notes(text)
     assert notes.exponent == ("e" in outside)
     seen = verbatim.see_json(text, notes)
     if notes.exponent:
