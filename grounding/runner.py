@@ -33,11 +33,12 @@ from grounding.inputs import (
 from grounding.model import Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
+from grounding.workers import Workers
 
 Adjust = Callable[[JudgedAnswer], JudgedAnswer]
 # Conversations go to workers in batches (one message each way per batch, not per conversation), a few
-# batches in flight per worker: enough to keep it busy, few enough to bound memory. Each message costs the
-# pool's threads in the reading process; 32 conversations a batch instead of 8 took that process's CPU on
+# batches handed out or waiting per worker: enough to keep it busy, few enough to bound memory. Each message
+# costs the reading process a pickling; 32 conversations a batch instead of 8 took that process's CPU on
 # the 50 MB benchmark from 1.2 s to 0.85 s. A batch also ends at 2 MB of records, so large ones stay few.
 _BATCH = 32
 _BATCH_BYTES = 2 << 20
@@ -153,10 +154,7 @@ def _judge_batch(events: list[Event | Record]) -> list[tuple[Event | None, list[
 def _in_workers(
     events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None
 ) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain, input_format)) as pool:
+    with Workers(workers, _start_worker, (settings, explain, input_format)) as pool:
         pending: deque[tuple[list[Event | Record], object]] = deque()
         for batch in _batches(events, _BATCH, _BATCH_BYTES):
             judged = [event for event in batch if _judged_elsewhere(event)]
@@ -267,11 +265,8 @@ def _ranges_in_workers(
     on_record: Callable[[Record | Problem], None] | None,
     limit: int | None,
 ) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
-    import multiprocessing
-
     assembler = Assembler(input_format)
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    with context.Pool(workers, initializer=_start_worker, initargs=(settings, explain, input_format)) as pool:
+    with Workers(workers, _start_worker, (settings, explain, input_format)) as pool:
         pending: deque[tuple[str, int, int, object]] = deque()  # (file, range, its result; None: the file ends)
         lines_before = _LinesBefore()
         for path in files:

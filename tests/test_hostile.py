@@ -147,6 +147,18 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130():
     assert b"1 conversation" in out + err and b"Traceback" not in err
 
 
+def test_ctrl_c_with_worker_processes_ends_them_and_exits_130():
+    proc = subprocess.Popen([sys.executable, "-m", "grounding", "check", "-", "--jobs", "2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc.stdin.write((GOOD[1] + "\n").encode())
+    proc.stdin.flush()
+    time.sleep(1)  # the workers have started; the run waits for more input
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to every process of the run
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert err.strip().endswith(b"(interrupted)") and len(err.strip().splitlines()) == 1  # no worker's traceback
+
+
 def test_a_closed_downstream_pipe_ends_quietly():
     corpus = REPO.parent / "shared" / "corpus" / "real" / "dev.jsonl"
     if not corpus.exists():

@@ -8,6 +8,8 @@ one that holds a whole conversation is parsed again in the worker judging it.
 """
 
 import gzip
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from grounding import inputs, runner
 from grounding.report import Summary
 from grounding.runner import judge_inputs
 from grounding.settings import Settings
+from grounding.workers import WorkerDied, Workers
 
 FORMATS = SHARED / "corpus" / "formats"
 
@@ -194,3 +197,55 @@ def test_a_file_is_judged_in_ranges_that_shrink_near_its_end(tmp_path, monkeypat
     tail = len(data) - 400 * 2
     assert all(size >= 400 for (start, end), size in zip(ranges[:-1], sizes) if end <= tail)
     assert all(size < 80 for (start, _), size in zip(ranges, sizes) if start >= tail)
+
+
+# the worker processes themselves -----------------------------------------------------------------------------
+
+
+def _started(tag: str) -> None:
+    global _TAG
+    _TAG = tag
+
+
+def _echo(n: int) -> tuple[str, int]:
+    time.sleep(0.001 * (n % 3))  # results come back out of order
+    return _TAG, n * n
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def _die(code: int) -> None:
+    os._exit(code)
+
+
+def _sized(size: int) -> bytes:
+    return b"x" * size
+
+
+def test_workers_give_each_result_to_its_task_in_any_order_asked():
+    with Workers(2, _started, ("ready",)) as workers:
+        tasks = [workers.apply_async(_echo, (n,)) for n in range(20)]
+        assert [task.get() for task in reversed(tasks)] == [("ready", n * n) for n in reversed(range(20))]
+        assert workers.map(_echo, [3, 4]) == [("ready", 9), ("ready", 16)]
+
+
+def test_a_workers_error_is_raised_where_its_result_is_asked_for():
+    with Workers(2, _started, ("x",)) as workers:
+        failing, fine = workers.apply_async(_fail, ("bad value",)), workers.apply_async(_echo, (2,))
+        with pytest.raises(ValueError, match="bad value"):
+            failing.get()
+        assert fine.get() == ("x", 4)  # the worker goes on
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for():
+    with pytest.raises(WorkerDied, match="exit code 3"), Workers(1, _started, ("x",)) as workers:
+        workers.apply_async(_die, (3,)).get()
+
+
+def test_tasks_and_results_larger_than_a_pipe_pass_both_ways():
+    with Workers(2, _started, ("x",)) as workers:
+        tasks = [workers.apply_async(_sized, (size,)) for size in (3 << 20, 1, 5 << 20)]
+        assert [len(task.get()) for task in tasks] == [3 << 20, 1, 5 << 20]
+        assert workers.apply_async(len, (b"y" * (4 << 20),)).get() == 4 << 20
