@@ -33,7 +33,6 @@ from grounding.inputs import (
 from grounding.model import Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
-from grounding.workers import Workers
 
 Adjust = Callable[[JudgedAnswer], JudgedAnswer]
 # Conversations go to workers in batches (one message each way per batch, not per conversation), a few
@@ -154,6 +153,8 @@ def _judge_batch(events: list[Event | Record]) -> list[tuple[Event | None, list[
 def _in_workers(
     events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None
 ) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    from grounding.workers import Workers  # multiprocessing: ~4 ms of start-up a run of one process never needs
+
     with Workers(workers, _start_worker, (settings, explain, input_format)) as pool:
         pending: deque[tuple[list[Event | Record], object]] = deque()
         for batch in _batches(events, _BATCH, _BATCH_BYTES):
@@ -265,6 +266,8 @@ def _ranges_in_workers(
     on_record: Callable[[Record | Problem], None] | None,
     limit: int | None,
 ) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
+    from grounding.workers import Workers  # see _in_workers
+
     assembler = Assembler(input_format)
     with Workers(workers, _start_worker, (settings, explain, input_format)) as pool:
         pending: deque[tuple[str, int, int, object]] = deque()  # (file, range, its result; None: the file ends)
