@@ -8,7 +8,6 @@ file, the key and a "did you mean".
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -104,6 +103,8 @@ def resolve(command_line: dict[str, object], config_file: Path | None = None, st
 
 
 def _read(path: Path) -> dict:
+    import tomllib  # only a run with a configuration file reads TOML (~1 ms of start-up)
+
     try:
         with path.open("rb") as stream:
             return tomllib.load(stream)

@@ -18,7 +18,6 @@ from dataclasses import replace
 
 from grounding.assembly import Assembler, Event, Skipped, groups_every_record
 from grounding.engine import JudgedAnswer, check_conversation
-from grounding.explain import explain_answer
 from grounding.inputs import (
     Problem,
     Record,
@@ -121,6 +120,8 @@ def _judge(event: Event, settings: Settings, explain: bool) -> list[JudgedAnswer
         return []
     answers = list(check_conversation(event, settings))
     if explain:
+        from grounding.explain import explain_answer  # --explain only
+
         answers = [replace(a, explanation=tuple(explain_answer(event, a.turn, a.verdict, settings))) for a in answers]
     return answers
 
