@@ -3,8 +3,8 @@
     python -m grounding.bench [FILE ...] [--size-mb 50] [--repeat 3] [--smoke]
 
 For each input it runs, each in its own process and ``--repeat`` times (default 3, interleaved, the
-median reported): (a) a parse-only baseline
-that reads every line and parses every record and every JSON tool result with
+median reported): (a) a parse-only baseline (``grounding.parse_only``, a module
+that imports orjson alone) that reads every line and parses every record and every JSON tool result with
 orjson, nothing else; (b) ``ground check`` with default settings, its report (the default ``full``
 format) written to a file; (c) the same with ``--jobs 2``. It prints
 wall time, MB/s, answers/s and peak RSS of each, and the ratio (b)/(a), which
@@ -44,8 +44,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import orjson
-
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
@@ -55,52 +53,6 @@ class Run:
     seconds: float
     peak_rss_mb: float
     answers: int
-
-
-def parse_only(path: str) -> int:
-    """Read every line, parse every record and every JSON tool result; return the answers seen."""
-    answers = 0
-    with open(path, "rb") as stream:
-        for line in stream:
-            if not line.strip():
-                continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue  # a bad line costs the baseline its failed parse, like ground
-            messages = record.get("messages", []) if isinstance(record, dict) else record
-            for message in messages if isinstance(messages, list) else []:
-                if isinstance(message, dict):
-                    answers += _parse_message(message)
-    return answers
-
-
-def _parse_message(message: dict) -> int:
-    content = message.get("content")
-    role = message.get("role")
-    if role == "tool" and isinstance(content, str):
-        _try_json(content)
-    elif isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "tool_result":
-                inner = block.get("content")
-                texts = [inner] if isinstance(inner, str) else [b.get("text", "") for b in inner or [] if isinstance(b, dict)]
-                for text in texts:
-                    _try_json(text)
-    if role == "assistant" and not message.get("tool_calls"):
-        has_tool_use = isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_use" for b in content
-        )
-        return 0 if has_tool_use else 1
-    return 0
-
-
-def _try_json(text: str) -> None:
-    if text.lstrip()[:1] in ("{", "["):
-        try:
-            orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
 
 
 def _measure(label: str, argv: list[str], answers: int | None = None) -> Run:
@@ -152,7 +104,7 @@ def same_output(path: str) -> bool:
 def bench_file(path: str, repeat: int = 1) -> list[Run]:
     python = sys.executable
     commands = [
-        ("parse-only", [python, "-m", "grounding.bench", "--parse-only", path]),
+        ("parse-only", [python, "-m", "grounding.parse_only", path]),
         ("ground check", [python, "-m", "grounding", "check", path]),
         ("check --jobs 2", [python, "-m", "grounding", "check", path, "--jobs", "2"]),
     ]
@@ -188,14 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size-mb", type=float, default=50.0, help="size of the generated corpus")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement, interleaved (median)")
     parser.add_argument("--smoke", action="store_true", help="a small, quick run (CI)")
-    parser.add_argument("--parse-only", metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--peak-of", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.peak_of:
         return _peak_of(args.peak_of)
-    if args.parse_only:
-        print(parse_only(args.parse_only))
-        return 0
     files = list(args.files)
     compileall.compile_dir(str(Path(__file__).resolve().parent), quiet=1)
     with tempfile.TemporaryDirectory() as scratch:

@@ -1,0 +1,33 @@
+"""The benchmark's parse-only baseline: what it reads, and that it carries nothing else into its run."""
+
+import ast
+import subprocess
+import sys
+
+from conftest import REPO
+
+from grounding.parse_only import parse_only
+from grounding.report import Summary
+from grounding.runner import judge_inputs
+from grounding.settings import Settings
+
+
+def test_the_baseline_sees_every_answer_ground_judges():
+    for name in ("support_bot.jsonl", "storage_anthropic.jsonl"):
+        path = str(REPO / "fixtures" / name)
+        summary = Summary()
+        list(judge_inputs([path], Settings(), summary))
+        assert parse_only(path) == summary.answers > 0
+
+
+def test_the_baseline_process_imports_nothing_but_orjson():
+    # its start-up is part of (a): modules the benchmark script needs must not weigh on it
+    alone = "import runpy, sys, orjson\nprint(sorted(sys.modules), file=sys.stderr)"
+    baseline = ("import runpy, sys\nsys.argv = ['x', sys.argv[1]]\n"
+                "runpy.run_module('grounding.parse_only', run_name='__main__')\nprint(sorted(sys.modules), file=sys.stderr)")
+    path = str(REPO / "fixtures" / "support_bot.jsonl")
+    found = [subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True)
+             for code in (alone, baseline)]
+    assert found[1].stdout.strip().isdigit()
+    modules = [set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) for proc in found]
+    assert modules[1] - modules[0] <= {"grounding", "grounding.parse_only"}
