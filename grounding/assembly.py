@@ -9,10 +9,11 @@ the end of input.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
-from grounding.inputs import Problem, Record
+from grounding.inputs import Problem, Record, exact_value
 from grounding.model import Conversation
 from grounding.readers import (
     RecordError,
@@ -59,6 +60,11 @@ def _fault(source: str, line: int, error: Exception) -> Problem:
     return Problem(source, line, f"the record has a shape no reader expected ({type(error).__name__}: {error})")
 
 
+def _exactly(record: Record) -> Callable[[], object] | None:
+    """How a reader gets the record with every number as written, when it was parsed by orjson alone."""
+    return None if record.exact else partial(exact_value, record)
+
+
 def groups_every_record(input_format: str | None) -> bool:
     """True when a format named on the command line (or an alias of one) spreads every conversation over
     records."""
@@ -83,14 +89,14 @@ class Assembler:
         value, source, line = record.value, record.source, record.line
         forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
         if forced == "claude-code" or (forced is None and claude_code.recognises(value)):
-            yield from self._session_record(value, source, line)
+            yield from self._session_record(exact_value(record), source, line)
             return
         for name, module in TRACE_FORMATS:
             if forced == name or (forced is None and module.recognises(value)):
-                yield from self._trace_record(name, module, value, source, line)
+                yield from self._trace_record(name, module, exact_value(record), source, line)
                 return
         try:
-            yield read_record(value, source, line, forced)
+            yield read_record(value, source, line, forced, _exactly(record))
         except RecordError as error:
             yield Problem(source, line, str(error))
 
@@ -104,7 +110,7 @@ class Assembler:
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""
         try:
-            return read_record(record.value, record.source, record.line, self.input_format)
+            return read_record(record.value, record.source, record.line, self.input_format, _exactly(record))
         except RecordError as error:
             return Problem(record.source, record.line, str(error))
         except READER_FAULTS as error:

@@ -37,6 +37,8 @@ class Record:
     value: object
     size: int = 0  # bytes the record took in the input (progress, MB/s)
     raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
+    # False: parsed by orjson alone, its numbers not checked yet (see exact_value); raw is then the line
+    exact: bool = True
 
     __reduce__ = by_position
 
@@ -233,9 +235,11 @@ def _lines(
         if raw.isspace():
             continue
         try:  # parsed with its line end: JSON allows whitespace after a document, and no copy is made
-            yield Record(source, number, _loads(raw), len(raw), raw)
+            value, exact = _loads_unchecked(raw)
         except ValueError:
             yield Problem(source, number, _line_error(raw, start))
+            continue
+        yield Record(source, number, value, len(raw), raw, exact)
     return number
 
 
@@ -294,16 +298,41 @@ def loads(raw: bytes) -> object:
     return _loads(raw)
 
 
+def exact_value(record: Record) -> object:
+    """A record's value with every number as written: parsed again exactly when orjson may have rounded one
+    (see _checked). Most records are read without it: their readers meet no float (see readers.read_record)."""
+    if not record.exact:
+        record.value = _checked(record.raw, record.value)
+        record.exact = True
+    return record.value
+
+
 def _loads(raw: bytes) -> object:
+    value, exact = _loads_unchecked(raw)
+    return value if exact else _checked(raw, value)
+
+
+def _loads_unchecked(raw: bytes) -> tuple[object, bool]:
+    """The record as orjson reads it, not yet checked for literals a float would not keep; and whether it is
+    exact already (orjson could not read it: the standard parser did)."""
     try:
-        value = orjson.loads(raw)
+        return orjson.loads(raw), False
     except orjson.JSONDecodeError:
-        pass  # NaN, deep nesting: the standard parser decides
-    else:
-        # a literal orjson cannot keep comes back as a float (long integers too), so a record holding no
-        # float is exact; only one that does is searched for long literals (a pass over every byte)
-        if not _may_hold_a_float(value) or not jsontext.has_long_literal(raw):
-            return value
+        return _parsed_exactly(raw), True  # NaN, deep nesting: the standard parser decides
+
+
+def _checked(raw: bytes, value: object) -> object:
+    """orjson's value of raw, or raw parsed exactly when it may hold a literal a float would not keep.
+
+    Such a literal comes back from orjson as a float (long integers too), so a record holding no float is
+    exact; only one that does is searched for long literals (a pass over every byte).
+    """
+    if not _may_hold_a_float(value) or not jsontext.has_long_literal(raw):
+        return value
+    return _parsed_exactly(raw)
+
+
+def _parsed_exactly(raw: bytes) -> object:
     text = raw.decode("utf-8")  # a UnicodeDecodeError is reported with its byte offset
     if _SURROGATE_ESCAPE.search(text):
         text = _LONE_SURROGATE.sub(r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8

@@ -20,7 +20,7 @@ from grounding.readers import (
     openai_responses,
     pydantic_ai,
 )
-from grounding.readers.common import RecordError
+from grounding.readers.common import MayBeInexact, RecordError
 
 Reader = Callable[[object, str, int], Conversation]
 
@@ -56,14 +56,34 @@ def resolve_format(name: str) -> str:
     return canonical
 
 
-def read_record(record: object, source: str, line: int, input_format: str | None = None) -> Conversation:
-    """Lower one parsed record to a Conversation, detecting its format unless one is forced."""
+def read_record(
+    record: object, source: str, line: int, input_format: str | None = None,
+    exactly: Callable[[], object] | None = None,
+) -> Conversation:
+    """Lower one parsed record to a Conversation, detecting its format unless one is forced.
+
+    With exactly, the record was parsed by orjson alone, its numbers not checked yet (see
+    inputs.exact_value), and exactly gives it checked. The OpenAI reader asks for that only when it meets a
+    float where the record's numbers count (a document, arguments, an id): most records hold none, and
+    checking one walks every value it holds. Other readers are given the checked record at once. (No
+    format is told by a number, so the format is the same either way.)
+    """
     if input_format is not None:
-        return READERS[ALIASES.get(input_format, input_format)](record, source, line)
-    for name in DETECTION_ORDER:
-        if _RECOGNISERS[name](record):
-            return READERS[name](record, source, line)
-    raise RecordError(_unrecognised(record))
+        name = ALIASES.get(input_format, input_format)
+    else:
+        for name in DETECTION_ORDER:  # the first that recognises it
+            if _RECOGNISERS[name](record):
+                break
+        else:
+            raise RecordError(_unrecognised(record))  # names keys and the record's type: no number
+    if exactly is not None:
+        if name == "openai":
+            try:
+                return openai.read(record, source, line, exact=False)
+            except MayBeInexact:
+                pass
+        record = exactly()
+    return READERS[name](record, source, line)
 
 
 def _unrecognised(record: object) -> str:

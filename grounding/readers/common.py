@@ -14,6 +14,10 @@ class RecordError(ValueError):
     """A record that cannot be read as a conversation; its message says why."""
 
 
+class MayBeInexact(Exception):
+    """A reader met a float in a record whose numbers are not checked yet (see readers.read_record)."""
+
+
 def user_text(text: str) -> Item:
     """User or system text: exempt, unless a framework wrote it (§2.3)."""
     return Item(NEITHER if is_framework_correction(text) else EXEMPT, text)
