@@ -245,6 +245,7 @@ class Examined:
     absence: dict | None = None  # the part of an absence that grounds
     failed: bool = False
     argument_forms: Forms | None = None  # what the call's arguments spell, when a failed lookup must drop it
+    arguments: str | None = None  # of a failed result: the call's arguments, read when the result is (see above)
     # False: its numbers may not be as written yet (see jsontext.parse_unchecked; exact_document makes them so)
     exact: bool = True
 
@@ -283,14 +284,17 @@ def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arg
         failed = is_error or absence is not None or _reports_error(document, exact)
     argument_forms = None
     if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
+        if failed and not options.straightforward:
+            pass  # what its arguments spell is dropped from it when it is read (most failed results never are)
         # a result that surely says more than its arguments did not fail, whatever they spell
-        if failed or options.straightforward or not _says_more_than(document, arguments, exact):
+        elif failed or options.straightforward or not _says_more_than(document, arguments, exact):
             if not failed and not exact:
                 raise _Inexact  # every number of it is compared with the arguments
             argument_forms = read_arguments(arguments, options)
             failed = failed or _says_nothing(document, argument_forms)
     examined.absence, examined.failed = absence, failed
     examined.argument_forms = argument_forms if failed else None
+    examined.arguments = arguments if failed and argument_forms is None else None
 
 
 def exact_document(examined: Examined) -> object:
@@ -310,6 +314,8 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     else:
         document = exact_document(examined) if examined.absence is None else examined.absence
         _walk(document, reader, totals=True)
+    if examined.argument_forms is None and examined.arguments is not None:
+        examined.argument_forms = read_arguments(examined.arguments, options)
     if examined.argument_forms is not None:
         forms.drop(examined.argument_forms)
     if options.straightforward:
