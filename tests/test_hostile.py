@@ -152,11 +152,29 @@ def test_ctrl_c_with_worker_processes_ends_them_and_exits_130():
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     proc.stdin.write((GOOD[1] + "\n").encode())
     proc.stdin.flush()
-    time.sleep(1)  # the workers have started; the run waits for more input
+    deadline = time.monotonic() + 30
+    while _children(proc.pid) < 2 and time.monotonic() < deadline:  # the workers have started
+        time.sleep(0.05)
+    time.sleep(0.2)  # and wait for their tasks; the run waits for more input
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to every process of the run
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert err.strip().endswith(b"(interrupted)") and len(err.strip().splitlines()) == 1  # no worker's traceback
+
+
+def _children(pid: int) -> int:
+    """How many processes pid started and that still run (read from /proc; 2 where there is none)."""
+    if not os.path.isdir("/proc"):
+        time.sleep(1)
+        return 2
+    found = 0
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                found += int(stat.read().rsplit(")", 1)[1].split()[1]) == pid
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 def test_a_closed_downstream_pipe_ends_quietly():
