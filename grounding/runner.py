@@ -15,6 +15,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from grounding.assembly import Assembler, Event, Skipped, groups_every_record
 from grounding.engine import JudgedAnswer, check_conversation
@@ -32,6 +33,9 @@ from grounding.inputs import (
 from grounding.model import Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
+
+if TYPE_CHECKING:
+    from grounding.workers import Workers
 
 Adjust = Callable[[JudgedAnswer], JudgedAnswer]
 # Conversations go to workers in batches (one message each way per batch, not per conversation), a few
@@ -156,11 +160,11 @@ def _in_workers(
 ) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
     from grounding.workers import Workers  # multiprocessing: ~4 ms of start-up a run of one process never needs
 
-    with Workers(workers, _start_worker, (settings, explain, input_format)) as pool:
+    with Workers(workers, _start_worker, (settings, explain, input_format)) as processes:
         pending: deque[tuple[list[Event | Record], object]] = deque()
         for batch in _batches(events, _BATCH, _BATCH_BYTES):
             judged = [event for event in batch if _judged_elsewhere(event)]
-            pending.append((batch, pool.apply_async(_judge_batch, (judged,)) if judged else None))
+            pending.append((batch, processes.apply_async(_judge_batch, (judged,)) if judged else None))
             if len(pending) >= workers * _BATCHES_PER_JOB:
                 yield from _collected(*pending.popleft())
         while pending:
@@ -270,19 +274,19 @@ def _ranges_in_workers(
     from grounding.workers import Workers  # see _in_workers
 
     assembler = Assembler(input_format)
-    with Workers(workers, _start_worker, (settings, explain, input_format)) as pool:
+    with Workers(workers, _start_worker, (settings, explain, input_format)) as processes:
         pending: deque[tuple[str, int, int, object]] = deque()  # (file, range, its result; None: the file ends)
-        lines_before = _LinesBefore()
+        before = _LinesBefore()
         for path in files:
             summary.files += 1
             for start, end in _ranges_of(path, workers):
-                pending.append((path, start, end, pool.apply_async(_judge_range, (path, start, end, limit))))
+                pending.append((path, start, end, processes.apply_async(_judge_range, (path, start, end, limit))))
                 if len(pending) >= workers * _BATCHES_PER_JOB:
-                    yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record, lines_before)
+                    yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before)
             pending.append((path, 0, 0, None))
         while pending:
-            yield from _range_collected(*pending.popleft(), assembler, pool, summary, on_record, lines_before)
-        yield from _judged_by(pool, list(assembler.finish()))
+            yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before)
+        yield from _judged_by(processes, list(assembler.finish()))
 
 
 def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int]]:
@@ -323,7 +327,7 @@ def _range_collected(
     end: int,
     future: object,
     assembler: Assembler,
-    pool: object,
+    processes: Workers,
     summary: Summary,
     on_record: Callable[[Record | Problem], None] | None,
     lines_before: _LinesBefore,
@@ -331,7 +335,7 @@ def _range_collected(
     """What became of each record of a range, in order, numbered in the file; at a file's end, its Claude Code
     sessions."""
     if future is None:
-        yield from _judged_by(pool, list(assembler.end_of_source(path)))
+        yield from _judged_by(processes, list(assembler.end_of_source(path)))
         return
     said, lines = future.get()
     before = lines_before.number(path, lines, start, end)
@@ -349,18 +353,18 @@ def _range_collected(
         if what == _JUDGED:
             yield _READ_IN_WORKER, payload
         elif what == _GROUPED:
-            yield from _judged_by(pool, list(assembler.feed(Record(path, line, loads(payload), size, payload))))
+            yield from _judged_by(processes, list(assembler.feed(Record(path, line, loads(payload), size, payload))))
         else:
             yield payload, []
 
 
-def _judged_by(pool: object, events: list[Event]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+def _judged_by(processes: Workers, events: list[Event]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
     """Events assembled here, in order, their conversations judged by the workers."""
     conversations = [event for event in events if isinstance(event, Conversation)]
     if not conversations:  # most records of a spread conversation assemble nothing yet
         yield from ((event, []) for event in events)
         return
     batches = [conversations[at : at + _BATCH] for at in range(0, len(conversations), _BATCH)]
-    judged = iter([answers for batch in pool.map(_judge_batch, batches) for _, answers in batch])
+    judged = iter([answers for batch in processes.map(_judge_batch, batches) for _, answers in batch])
     for event in events:
         yield event, (next(judged) if isinstance(event, Conversation) else [])
