@@ -29,14 +29,14 @@ class Workers:
 
     def __init__(self, count: int, initializer: Callable[..., None], initargs: tuple) -> None:
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        self._processes = []
+        self._processes: dict[Connection, multiprocessing.process.BaseProcess] = {}  # each worker, by its pipe
         self._holding: dict[Connection, int | None] = {}  # each worker's pipe, and the task it holds
         for _ in range(count):
             mine, theirs = context.Pipe()
             process = context.Process(target=_serve, args=(theirs, initializer, initargs), daemon=True)
             process.start()
             theirs.close()
-            self._processes.append(process)
+            self._processes[mine] = process
             self._holding[mine] = None
         self._waiting: deque[tuple[int, Callable, tuple]] = deque()  # tasks no worker holds yet
         self._results: dict[int, tuple[bool, object]] = {}  # results not asked for yet, by task
@@ -78,9 +78,10 @@ class Workers:
             try:
                 result = connection.recv()
             except EOFError:
-                ended = [str(process.exitcode) for process in self._processes if process.exitcode is not None]
+                process = self._processes[connection]
+                process.join(timeout=5)  # it has ended: its exit code says how
                 raise WorkerDied(
-                    f"a worker process ended before finishing its work (exit code {', '.join(ended) or '?'})"
+                    f"a worker process ended before finishing its work (exit code {process.exitcode})"
                 ) from None
             self._results[self._holding[connection]] = result
             self._holding[connection] = None
@@ -93,15 +94,15 @@ class Workers:
                 connection.send(None)
             except OSError:  # it has ended already
                 pass
-        for process in self._processes:
+        for process in self._processes.values():
             process.join(timeout=5)
         self.terminate()
 
     def terminate(self) -> None:
-        for process in self._processes:
+        for process in self._processes.values():
             if process.is_alive():
                 process.terminate()
-        for process in self._processes:
+        for process in self._processes.values():
             process.join()
         for connection in self._holding:
             connection.close()
