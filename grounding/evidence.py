@@ -283,15 +283,14 @@ def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arg
             raise _Inexact  # the absence is read: its numbers must be as written
         failed = is_error or absence is not None or _reports_error(document, exact)
     argument_forms = None
-    if arguments is not None and (failed or document is not _TEXT):  # a text result that did not fail needs none
-        if failed and not options.straightforward:
-            pass  # what its arguments spell is dropped from it when it is read (most failed results never are)
-        # a result that surely says more than its arguments did not fail, whatever they spell
-        elif failed or options.straightforward or not _says_more_than(document, arguments, exact):
-            if not failed and not exact:
-                raise _Inexact  # every number of it is compared with the arguments
-            argument_forms = read_arguments(arguments, options)
-            failed = failed or _says_nothing(document, argument_forms)
+    # A failed result's arguments are read with it (most are never read); one that surely says more than its
+    # arguments did not fail, whatever they spell.
+    if (arguments is not None and not failed and document is not _TEXT
+            and (options.straightforward or not _says_more_than(document, arguments, exact))):
+        if not exact:
+            raise _Inexact  # every number of it is compared with the arguments
+        argument_forms = read_arguments(arguments, options)
+        failed = _says_nothing(document, argument_forms)
     examined.absence, examined.failed = absence, failed
     examined.argument_forms = argument_forms if failed else None
     examined.arguments = arguments if failed and argument_forms is None else None

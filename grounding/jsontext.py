@@ -139,7 +139,7 @@ class Notes:
 
 def parse(text: str) -> object:
     """Parse a JSON document; numbers are int, Decimal, float (exact where it matters) or Constant."""
-    return _parse(text, has_long_literal(text.encode("utf-8", "surrogatepass")))
+    return _parse(text, _may_lose_digits(text))
 
 
 def parse_unchecked(text: str) -> tuple[object, bool]:
@@ -150,13 +150,17 @@ def parse_unchecked(text: str) -> tuple[object, bool]:
     try:
         return orjson.loads(text), False
     except orjson.JSONDecodeError:
-        return _parse(text, True), True  # NaN, deep nesting: the exact parser decides
+        return _parse(text, long_literal=True), True  # NaN, deep nesting: the exact parser decides
 
 
 def checked(text: str, document: object) -> object:
     """The exact document of a JSON text parse_unchecked read: that document, or, when the text may hold a
     literal a float would not keep, the text parsed exactly."""
-    return _parse(text, True) if has_long_literal(text.encode("utf-8", "surrogatepass")) else document
+    return _parse(text, long_literal=True) if _may_lose_digits(text) else document
+
+
+def _may_lose_digits(text: str) -> bool:
+    return has_long_literal(text.encode("utf-8", "surrogatepass"))
 
 
 def _parse(text: str, long_literal: bool) -> object:

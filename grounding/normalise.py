@@ -55,9 +55,12 @@ def normalise(token: str) -> str:
         if signed:
             text = ("-" if signed.group(1) == "-" else "") + text[2:]
             first = text[:1]
-    if first and first in _NUMBER_STARTS and (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text):
-        return spell_number(text)
-    return text
+    return _spelled(text) if first and first in _NUMBER_STARTS else text
+
+
+def _spelled(text: str) -> str:
+    """A stripped token that may be a number (it begins with a digit or sign): spelled, when it is one."""
+    return spell_number(text) if (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text) else text
 
 
 def normalise_once(token: str) -> str:
@@ -75,8 +78,7 @@ def normalise_once(token: str) -> str:
         if first in ASCII_LETTERS:
             return token.lower().strip().rstrip(_TRAIL)  # nothing to strip before a letter; no number
         if first in ASCII_DIGITS:  # nothing to strip before a digit, and no sign: a number, or as it is
-            text = token.lower().strip().rstrip(_TRAIL)
-            return spell_number(text) if (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text) else text
+            return _spelled(token.lower().strip().rstrip(_TRAIL))
     return normalise(token)
 
 

@@ -347,7 +347,7 @@ def _range_collected(
             for answer in payload:
                 answer.line += before
         elif what != _GROUPED and payload.line is not None:
-            payload = Problem(payload.source, payload.line + before, payload.message)
+            payload = replace(payload, line=payload.line + before)
         if on_record is not None:
             on_record(payload if what == _LINE_PROBLEM else Record(path, line, None, size))
         if what == _JUDGED:

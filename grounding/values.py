@@ -96,7 +96,7 @@ def classify_once(value: str, min_digits: int) -> Value | None:
             return Value(value, "number", NUMBER) if len(value) >= min_digits else None
         first = value[:1]
         if first in ASCII_LETTERS:
-            return Value(value, "identifier", IDENTIFIER) if len(value) >= 4 and _HAS_DIGIT.search(value) else None
+            return _identifier(value) if _HAS_DIGIT.search(value) else None
         if first in ASCII_DIGITS:
             if _PLAIN_NUMBER.fullmatch(value):
                 return _number(value, min_digits)  # a number: no ratio, range or unit (see classify_plainly)
