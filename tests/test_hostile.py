@@ -132,6 +132,18 @@ def test_a_catastrophic_pattern_ends_with_an_error_naming_it(tmp_path):
     json.loads(result.stdout)  # the report was closed before the run ended
 
 
+def test_a_run_that_cannot_go_on_still_closes_its_report_file(tmp_path):
+    # the command ends its process without the interpreter's teardown: a report file must be closed first
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps({"id": "x", "messages": [
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "a" * 30 + "7b"}]}) + "\n")
+    report = tmp_path / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(path), "--exempt-regex", "(a|a)+c",
+                           "--format", "json", "-o", str(report)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "took longer than" in proc.stderr
+    assert json.loads(report.read_text())["summary"]["errors"] == 0
+
+
 def test_ctrl_c_prints_the_summary_so_far_and_exits_130():
     proc = subprocess.Popen([sys.executable, "-m", "grounding", "check", "-"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
