@@ -15,7 +15,6 @@ from grounding import __version__
 from grounding.baseline import Baseline
 from grounding.baseline import write as write_baseline_file
 from grounding.config import Resolved, describe, resolve
-from grounding.contract import load_contracts
 from grounding.errors import GroundingError
 from grounding.exit_codes import ExitCode, exit_code
 from grounding.inputs import Problem, check_readable
@@ -220,8 +219,11 @@ def _settings(options: Resolved) -> Settings:
         fail_on_example=options["fail-on-example"],
         exit_zero=options["exit-zero"],
     )
-    contracts = load_contracts(options["schema"], options["schema-for"]) if (
-        options["schema"] or options["schema-for"]) else None
+    contracts = None
+    if options["schema"] or options["schema-for"]:
+        from grounding.contract import load_contracts  # a run without a schema never needs it
+
+        contracts = load_contracts(options["schema"], options["schema-for"])
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
                    fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])

@@ -20,9 +20,6 @@ from pathlib import Path
 
 from grounding.errors import OptionError
 
-STOPS_TRUNCATED = frozenset({"max_tokens", "length", "model_context_window_exceeded", "max_output_tokens"})
-STOPS_REFUSED = frozenset({"refusal", "content_filter", "safety", "recitation"})
-
 
 @dataclass(frozen=True, slots=True)
 class Attempt:

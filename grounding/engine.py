@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from grounding.contract import STOPS_REFUSED, STOPS_TRUNCATED, Attempt, Contract, ContractResult
 from grounding.evidence import ReadOptions, result_failed
 from grounding.index import EvidenceIndex
 from grounding.judge import judge_answer
-from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, Conversation, Item
+from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, STOPS_REFUSED, STOPS_TRUNCATED, Conversation, Item
 from grounding.pickling import by_position
 from grounding.settings import Settings
 from grounding.verdict import Status, Verdict
+
+if TYPE_CHECKING:  # the contract module is imported only by a run with a contract or a tool-ledger finding
+    from grounding.contract import Attempt, Contract
 
 
 @dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
@@ -60,6 +63,8 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
             named_back = _named_back(item.text, previous)
         elif item.kind is ANSWER:
             if contract is not None and _reasked(items, position):
+                from grounding.contract import Attempt
+
                 stage, error = contract.judge(item.text)
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
                 continue
@@ -88,6 +93,8 @@ def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Con
         return Verdict(status, 0, reason=f"the model stopped with {stop!r}: the text is not a finished answer")
     if contract is None:
         return judge_answer(item.text, index, settings)
+    from grounding.contract import Attempt, ContractResult
+
     stage, error = contract.judge(item.text)
     outcome = "passed" if stage is None else "exhausted"
     result = ContractResult(stage, error, (*attempts, Attempt(len(attempts) + 1, outcome, stage, error)))
@@ -130,6 +137,8 @@ class _Ledger:
             return verdict
         calls = ", ".join(f"{name}: {outcome}" for name, outcome in self.outcomes()) or "none"
         error = f"no successful call of {', '.join(missing)} in this turn (calls: {calls})"
+        from grounding.contract import ContractResult
+
         attempts = verdict.contract.attempts if verdict.contract is not None else ()
         return Verdict(Status.CONTRACT_UNMET, verdict.candidates, contract=ContractResult("tool-ledger", error, attempts))
 

@@ -22,6 +22,10 @@ class Kind(Enum):
 # global's look-up (EnumType defines __getattr__, so every attribute of the class takes the slow path).
 EVIDENCE, EXEMPT, ANSWER, NEITHER = Kind.EVIDENCE, Kind.EXEMPT, Kind.ANSWER, Kind.NEITHER
 
+# Stop reasons after which an answer's text is not a finished answer (Item.stop_reason), across formats.
+STOPS_TRUNCATED = frozenset({"max_tokens", "length", "model_context_window_exceeded", "max_output_tokens"})
+STOPS_REFUSED = frozenset({"refusal", "content_filter", "safety", "recitation"})
+
 
 @dataclass(slots=True)  # not frozen: one per message, and a frozen __init__ costs ~6x (a setattr per field)
 class Item:

@@ -90,13 +90,14 @@ def test_rich_decides_wherever_a_terminal_is_possible(monkeypatch):
     assert _Lines(io.StringIO()).plain
 
 
-def test_a_check_written_to_a_pipe_does_not_import_rich_or_multiprocessing(tmp_path):
-    # the start-up rule: keep rich off the start-up path where it is not used
-    # nor multiprocessing, which only --jobs uses
+def test_a_check_written_to_a_pipe_does_not_import_rich_multiprocessing_or_contracts(tmp_path):
+    # the start-up rule: keep rich off the start-up path where it is not used,
+    # nor multiprocessing, which only --jobs uses, nor the contract module, which only a schema uses
     # main ends the process with os._exit: the modules are listed there, just before it does
     code = ("import os, sys\nsys.argv = ['ground', 'check', sys.argv[1]]\nend = os._exit\n"
             "def listed(code):\n"
-            "    print([m for m in sys.modules if m.split('.')[0] in ('rich', 'multiprocessing')], file=sys.stderr)\n"
+            "    print([m for m in sys.modules if m.split('.')[0] in ('rich', 'multiprocessing')\n"
+            "           or m == 'grounding.contract'], file=sys.stderr)\n"
             "    sys.stderr.flush()\n    end(code)\n"
             "os._exit = listed\nfrom grounding.cli import main\nmain()\n")
     env = {k: v for k, v in os.environ.items() if k not in full._TERMINAL_OVERRIDES}
