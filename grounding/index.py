@@ -45,7 +45,7 @@ class _Piece:
 
     order: int  # its place in the conversation: collections are totalled in this order
     source: Examined | str  # a tool result, or exempt text
-    seen: verbatim.Seen  # what its search text is made from (Seen.search; None: any question reads it)
+    seen: verbatim.Seen  # what its search text is made from (see Seen.may_hold)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
 
 
@@ -54,14 +54,6 @@ class _Piece:
 SCALED_LENGTH = 24
 SCALED_LIMIT = 10**27
 _DECIMALS = re.compile(r"\.(\d+)")
-
-
-def _may_hold(search: str | None, keys: list[str]) -> bool:
-    if search is None:
-        return True
-    if len(keys) == 1:  # most questions ask one key
-        return keys[0] in search
-    return any(key in search for key in keys)
 
 
 def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
@@ -172,7 +164,7 @@ class EvidenceIndex:
         """The forms read so far, after reading every piece whose search text holds one of keys."""
         keys = [key for key in keys if key not in self._searched]
         if keys and self._unread:
-            self._read([p for p in self._unread if _may_hold(p.seen.search, keys)])
+            self._read([p for p in self._unread if p.seen.may_hold(keys)])
             self._searched.update(keys)
         return self._forms
 

@@ -43,7 +43,8 @@ _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
 _JSON_MARKS = ":,"  # the token characters JSON writes outside its strings
 
 
-_UNKNOWN = object()
+# Every character a JSON number literal's spelling holds (see jsontext.number_spelling).
+_NUMBER_CHARACTERS = frozenset("0123456789.-")
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -57,28 +58,39 @@ class Seen:
     literals: set[str] | None = None  # a JSON text's literals outside strings, when it is not ASCII
     quotes: list[int] | None = None  # an ASCII JSON text's quote counts by chunk (see quote_counts)
     lowered: str | None = None  # its lowered text, which its search text is made from; None: not seen
-    notes: jsontext.Notes | None = None  # of a JSON text: what its parse saw (see search)
-    _search: object = _UNKNOWN
+    notes: jsontext.Notes | None = None  # of a JSON text: what its parse saw (see may_hold)
+    _search: str | None = None  # its search text, once worked out
 
-    @property
-    def search(self) -> str | None:
-        """Its search text (see search_text); None: it may hold any form. Worked out when first asked: a
-        piece is searched only for a value not found verbatim, and two in five ever are.
+    def may_hold(self, keys: list[str]) -> bool:
+        """False when the text is surely read as no form whose key (see keys) is one of keys: the key of
+        every form it is read as is in its search text (see search_text), but for the numbers a JSON number
+        literal with an exponent spells with digits its text does not show (``1.5e3`` is read as 1500).
 
-        A JSON text with a number literal with an exponent is spelled by the index with digits its text
-        does not show, so it is searched no further. Without a comma between digits or a currency sign,
-        the lowered text of a JSON text is its own search text.
+        Told in the cheapest order, as a piece is searched only for a value not found verbatim (two in five
+        ever are), and mostly for one found nowhere: the lowered text first (its search text keeps every
+        key it holds, dropping only characters no key has), then the search text, then, for a key a number
+        can spell, the literals.
         """
-        if self._search is _UNKNOWN:
-            lowered, notes = self.lowered, self.notes
-            if lowered is None or (notes is not None and notes.exponent):
-                self._search = None
-            elif notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
-                self._search = lowered  # nothing to drop (see _searchable), and no copy to make
+        lowered = self.lowered
+        if lowered is None:
+            return True  # not seen so: only reading tells
+        for key in keys:
+            if key in lowered:
+                return True
+        search = self._search
+        if search is None:
+            notes = self.notes
+            if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
+                search = lowered  # nothing to drop (see _searchable), and no copy to make
             else:
-                self._search = _searchable(lowered)
-            self.notes = None
-        return self._search
+                search = _searchable(lowered)
+            self._search = search
+        if search is not lowered:
+            for key in keys:
+                if key in search:
+                    return True
+        notes = self.notes
+        return notes is not None and any(_NUMBER_CHARACTERS.issuperset(key) for key in keys) and notes.exponent
 
 
 def see_text(text: str) -> Seen:
