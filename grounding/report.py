@@ -51,9 +51,9 @@ class Summary:
         setattr(self, counter, getattr(self, counter) + 1)
         self.candidates += verdict.candidates
         self.unsupported += len(verdict.unsupported)
-        self.derived_values += verdict.derived_values
         self.examples += len(verdict.examples)
         if verdict.grounded_via:  # most answers have none, and Counter.update costs a call chain even then
+            self.derived_values += verdict.derived_values
             self.via.update(finding.via for finding in verdict.grounded_via)
         for finding in verdict.unsupported:
             self.unsupported_by_shape[finding.shape] += 1

@@ -158,4 +158,4 @@ class CallLedger:
 
 def calls_item(calls: list[tuple[object, object, str | None]]) -> Item:
     """An assistant turn that called tools: it grounds nothing, and its calls go to the ledger."""
-    return Item(NEITHER, "", calls=tuple(name for _, name, _ in calls if isinstance(name, str)))
+    return Item(NEITHER, "", calls=tuple([name for _, name, _ in calls if isinstance(name, str)]))

@@ -54,7 +54,7 @@ def read(record: object, source: str, line: int, *, exact: bool = True) -> Conve
                 items.append(Item(ANSWER, _joined_text(content, index),
                                   stop_reason=stop if isinstance(stop, str) else None))
             else:
-                items.append(Item(NEITHER, "", calls=tuple(n for _, _, n in found if isinstance(n, str))))
+                items.append(Item(NEITHER, "", calls=tuple([n for _, _, n in found if isinstance(n, str)])))
                 calls, results_since_calls = found, 0
         elif role in ("tool", "function"):
             tool, arguments = _answered_call(message, calls, results_since_calls, exact)
