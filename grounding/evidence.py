@@ -313,36 +313,40 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     else:
         document = exact_document(examined) if examined.absence is None else examined.absence
         _walk(document, reader, totals=True)
-    if examined.argument_forms is None and examined.arguments is not None:
-        examined.argument_forms = read_arguments(examined.arguments, options)
-    if examined.argument_forms is not None:
-        forms.drop(examined.argument_forms)
+    _drop_what_the_call_spelled(forms, examined, options)
     if options.straightforward:
         forms.resolve()
     return forms
 
 
-def read_numbers(examined: Examined, options: ReadOptions) -> Forms | None:
-    """The numbers of a result that did not fail: of a JSON one with its collections, its strings left
-    unread (derived values need every operand, not every token); of a text, the tokens that can be
-    numbers only. None when it must be read whole (it failed).
+def read_numbers(examined: Examined, options: ReadOptions) -> Forms:
+    """The numbers of a result: of a JSON one with its collections, its strings left unread (derived values
+    need every operand, not every token); of a text, the tokens that can be numbers only. Of one that
+    failed, less what its call's arguments spell, as reading it whole leaves them.
 
     Their plain forms are left for reading the result whole: the index does that before answering any
     question about a form the result's search text holds.
     """
-    if examined.failed:
-        return None
     forms = Forms()
     if examined.document is _TEXT:
         _Reader(forms, options, typed=True, lookups=False).text_numbers(examined.text)
-        return forms
-    document = exact_document(examined)
-    if type(document) in _CONTAINERS:
-        forms.numbers = _magnitudes(_numbers_and_collections(document, forms))
-        forms.operands = set(forms.numbers)
-    else:  # a document that is one scalar
-        _walk(document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
+    else:
+        document = exact_document(examined) if examined.absence is None else examined.absence
+        if type(document) in _CONTAINERS:
+            forms.numbers = _magnitudes(_numbers_and_collections(document, forms))
+            forms.operands = set(forms.numbers)
+        else:  # a document that is one scalar
+            _walk(document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
+    _drop_what_the_call_spelled(forms, examined, options)
     return forms
+
+
+def _drop_what_the_call_spelled(forms: Forms, examined: Examined, options: ReadOptions) -> None:
+    """A failed result lends nothing its call's arguments spell (§9.6); they are read when it is."""
+    if examined.argument_forms is None and examined.arguments is not None:
+        examined.argument_forms = read_arguments(examined.arguments, options)
+    if examined.argument_forms is not None:
+        forms.drop(examined.argument_forms)
 
 
 def _numbers_and_collections(document: dict | list, forms: Forms) -> list:

@@ -184,17 +184,11 @@ class EvidenceIndex:
 
     def _read_numbers(self) -> None:
         """Every operand and collection of §9.7, reading of each piece no more than that needs."""
-        whole = []
         for piece in self._unread:
             if piece.numbers_read or isinstance(piece.source, str):
                 continue  # exempt text lends no operands (§5.2)
-            numbers = read_numbers(piece.source, self.options)
-            if numbers is None:
-                whole.append(piece)
-            else:
-                self._add(numbers, piece.order)
-                piece.numbers_read = True
-        self._read(whole)
+            self._add(read_numbers(piece.source, self.options), piece.order)
+            piece.numbers_read = True
 
     def _add(self, forms: Forms, order: int) -> None:
         mine = self._forms

@@ -146,6 +146,25 @@ def test_the_collections_found_visiting_containers_are_those_a_whole_reading_fin
     assert numbers.numbers == whole.operands  # the numbers it holds as numbers (a string's wait for a reading)
 
 
+@given(_documents, st.lists(_scalars, max_size=3), st.sampled_from(["error", "absence", "text"]))
+@example({"fee": [12, 7]}, [12], "error")
+@example([3, 4], ["4"], "absence")
+def test_a_failed_results_numbers_are_those_a_whole_reading_leaves_after_its_arguments(document, asked, failure):
+    # a failed lookup lends nothing its call's arguments spell (§9.6): its numbers are read less those too
+    if failure == "error":
+        text = json.dumps({"error": "not found", "data": document})
+    elif failure == "absence":
+        text = json.dumps({"af_absent": True, "checked": ["db"], "looked_for": "x", "data": document})
+    else:
+        text = "Error: nothing matched " + " ".join(map(str, jsontext.leaves(document)))
+    examined = examine_result(text, ReadOptions(), False, json.dumps({"asked": asked}), None)
+    assert examined.failed
+    numbers = read_numbers(examined, ReadOptions())
+    whole = read_examined(examine_result(text, ReadOptions(), False, json.dumps({"asked": asked}), None), ReadOptions())
+    assert numbers.operands == numbers.numbers == whole.operands  # (a string's numbers wait for a reading)
+    assert numbers.collections == whole.collections
+
+
 @given(
     st.sets(
         st.one_of(
