@@ -54,12 +54,15 @@ def read_answer(text: str, settings: Settings) -> Answer:
         for written, value, start, end in _values_written(segment, words_matter):
             known = found.get(value)
             if known is None:
+                # (with no shape declared every token holds a digit: see _values_written)
                 classified = classify_once(value, min_digits) if plain else classify(value, min_digits, settings)
                 if classified is None:
                     continue
-                known = found.setdefault(
-                    classified.value, Candidate(classified.value, classified.shape, classified.kind, written)
-                )
+                known = found.get(classified.value)
+                if known is None:  # its first occurrence
+                    found[classified.value] = Candidate(classified.value, classified.shape, classified.kind, written,
+                                                        [Occurrence(index, start, end)])
+                    continue
             known.occurrences.append(Occurrence(index, start, end))
     return Answer(segments, tuple(found.values()), leaves is not None)
 

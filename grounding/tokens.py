@@ -72,9 +72,9 @@ def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
         return [(token.text, token.start, token.end) for token in tokens(text) if _HAS_DIGIT.search(token.text)]
     found = []
     for run in _ASCII_RUN_WITH_DIGIT.finditer(text):
-        word = run.group()
+        word = run[0]
         if "," not in word or _ONE_GROUPED_NUMBER.fullmatch(word) is not None:
-            found.append((word, *run.span()))
+            found.append((word, run.start(), run.end()))
         else:
             pieces = _split_commas(word, run.start())
             found.extend((t.text, t.start, t.end) for t in pieces if _HAS_DIGIT.search(t.text))

@@ -88,15 +88,16 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
 
 
 def classify_once(value: str, min_digits: int) -> Value | None:
-    """classify_plainly(value, min_digits)[0], told at once for values of ASCII digits, ASCII values
-    beginning with a letter, plain numbers, times and addresses (see normalise_once: the memo mostly misses
-    on an answer's values)."""
+    """classify_plainly(value, min_digits)[0] for a value holding a digit (as every value an answer writes
+    does when no shape is declared), told at once for values of ASCII digits, ASCII values beginning with a
+    letter, plain numbers, times and addresses (see normalise_once: the memo mostly misses on an answer's
+    values)."""
     if value.isascii():
         if value.isdigit():
             return Value(value, "number", NUMBER) if len(value) >= min_digits else None
         first = value[:1]
         if first in ASCII_LETTERS:
-            return _identifier(value) if _HAS_DIGIT.search(value) else None
+            return _identifier(value)
         if first in ASCII_DIGITS:
             if _PLAIN_NUMBER.fullmatch(value):
                 return _number(value, min_digits)  # a number: no ratio, range or unit (see classify_plainly)
