@@ -79,11 +79,12 @@ class Assembler:
         self._sessions: dict[tuple[str, str], list[tuple[int, dict]]] = {}
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
 
-    def feed(self, record: Record) -> Iterator[Event]:
+    def feed(self, record: Record) -> list[Event]:
+        """The events a record completes (a record of a grouped format may complete none yet)."""
         try:
-            yield from list(self._feed(record))
+            return list(self._feed(record))
         except READER_FAULTS as error:
-            yield _fault(record.source, record.line, error)
+            return [_fault(record.source, record.line, error)]
 
     def _feed(self, record: Record) -> Iterator[Event]:
         value, source, line = record.value, record.source, record.line

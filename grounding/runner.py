@@ -353,7 +353,7 @@ def _range_collected(
         if what == _JUDGED:
             yield _READ_IN_WORKER, payload
         elif what == _GROUPED:
-            yield from _judged_by(processes, list(assembler.feed(Record(path, line, loads(payload), size, payload))))
+            yield from _judged_by(processes, assembler.feed(Record(path, line, loads(payload), size, payload)))
         else:
             yield payload, []
 
