@@ -89,6 +89,9 @@ class EvidenceIndex:
         # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
         # (pieces holding it are read by the search), and a value tried by route after route asks again.
         self._searched: set[str] = set()
+        # Values says_verbatim found in no text it looked in (not even inside a token), until a piece is seen:
+        # a question about one does not look in those texts again (Seen.may_hold).
+        self._said_nowhere: set[str] = set()
         self._pieces = 0
         # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
         # Normalising lowers a token first, so lowered runs lose nothing.
@@ -129,6 +132,7 @@ class EvidenceIndex:
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
         self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
+        self._said_nowhere.clear()
         if seen.said is not None:
             self._said |= seen.said
         elif seen.said_text is not None:
@@ -164,7 +168,8 @@ class EvidenceIndex:
         """The forms read so far, after reading every piece whose search text holds one of keys."""
         keys = [key for key in keys if key not in self._searched]
         if keys and self._unread:
-            self._read([p for p in self._unread if p.seen.may_hold(keys)])
+            nowhere = self._said_nowhere.issuperset(keys)
+            self._read([p for p in self._unread if p.seen.may_hold(keys, nowhere)])
             self._searched.update(keys)
         return self._forms
 
@@ -230,9 +235,14 @@ class EvidenceIndex:
             return False
         if value in self._said:
             return True
+        nowhere = True
         for text, in_strings, quotes in reversed(self._said_texts):  # an answer quotes its latest results most
-            if verbatim.says(text, value, in_strings, literal, quotes):
+            said = verbatim.says(text, value, in_strings, literal, quotes)
+            if said:
                 return True
+            nowhere = nowhere and said is None
+        if nowhere:
+            self._said_nowhere.add(value)
         return False
 
     def is_plain(self, value: str) -> bool:

@@ -61,7 +61,7 @@ class Seen:
     notes: jsontext.Notes | None = None  # of a JSON text: what its parse saw (see may_hold)
     _search: str | None = None  # its search text, once worked out
 
-    def may_hold(self, keys: list[str]) -> bool:
+    def may_hold(self, keys: list[str], not_said_anywhere: bool = False) -> bool:
         """False when the text is surely read as no form whose key (see keys) is one of keys: the key of
         every form it is read as is in its search text (see search_text), but for the numbers a JSON number
         literal with an exponent spells with digits its text does not show (``1.5e3`` is read as 1500).
@@ -69,14 +69,16 @@ class Seen:
         Told in the cheapest order, as a piece is searched only for a value not found verbatim (two in five
         ever are), and mostly for one found nowhere: the lowered text first (its search text keeps every
         key it holds, dropping only characters no key has), then the search text, then, for a key a number
-        can spell, the literals.
+        can spell, the literals. With not_said_anywhere, each key is known to be in no text says looked in:
+        when the lowered text is one (said_text), it is not looked in again.
         """
         lowered = self.lowered
         if lowered is None:
             return True  # not seen so: only reading tells
-        for key in keys:
-            if key in lowered:
-                return True
+        if not (not_said_anywhere and self.said_text is lowered):
+            for key in keys:
+                if key in lowered:
+                    return True
         search = self._search
         if search is None:
             notes = self.notes
@@ -141,9 +143,11 @@ def _in_string(text: str, at: int, quotes: list[int] | None) -> bool:
     return (quotes[chunk] + text.count('"', chunk * _CHUNK, at)) % 2 == 1
 
 
-def says(text: str, value: str, in_strings: bool, literal: bool = False, quotes: list[int] | None = None) -> bool:
+def says(text: str, value: str, in_strings: bool, literal: bool = False,
+         quotes: list[int] | None = None) -> bool | None:
     """True when value is a whole token run of text (lowered ASCII); of a JSON text, one inside a string
     or, when literal (value is a canonical number, see is_canonical), a whole literal outside strings.
+    None (false too) when value is not even in text.
 
     Finding a value costs a substring search where splitting the text into a set of its runs costs a new
     string per token, and most of a text's runs are never asked about. With quotes (quote_counts), only
@@ -155,6 +159,8 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False, quotes:
     (False, True, True)
     """
     at = text.find(value)
+    if at < 0:
+        return None
     while at >= 0:
         end = at + len(value)
         before = text[at - 1] if at > 0 else " "

@@ -374,7 +374,10 @@ def test_a_piece_may_hold_every_form_it_is_read_as_and_no_other_its_texts_rule_o
     for key in asked:
         if key in text.lower():
             assert seen.may_hold([key])
-        elif key not in verbatim.search_text(text):  # then only a number literal with an exponent may spell it
+            continue
+        # as the index asks of a value it found in no text: the lowered text is not looked in again
+        assert seen.may_hold([key], not_said_anywhere=True) == seen.may_hold([key])
+        if key not in verbatim.search_text(text):  # then only a number literal with an exponent may spell it
             spelled_by_a_number = set(key) <= set("0123456789.-")
             assert seen.may_hold([key]) == (spelled_by_a_number and jsontext.Notes(text).exponent), key
 
@@ -388,8 +391,8 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     asked = data.draw(st.sampled_from(numbers)) if numbers and data.draw(st.booleans()) else data.draw(
         st.from_regex(r"-?[0-9]{1,3}(\.[0-9]{1,2})?", fullmatch=True))
     seen = verbatim.see_json(text, jsontext.Notes(None, exponent=False, digit_comma=True))
-    holds = verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes)
-    in_a_string = verbatim.says(text, asked, True)
+    holds = bool(verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes))
+    in_a_string = bool(verbatim.says(text, asked, True))
     # a literal says the number the index spells it as (12.50 says 12.5), but "-0.0" does not say 0
     spelled = {spell_decimal(Decimal(lit)) for lit in literals
                if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", lit) and not (lit.startswith("-") and Decimal(lit) == 0)}
@@ -414,7 +417,9 @@ def test_a_token_is_said_by_a_json_text_exactly_when_a_string_of_it_holds_it(doc
     anywhere = sorted(verbatim.runs(text) | {"a", "1", "a1"})  # runs outside strings too (numbers, true, false)
     asked = data.draw(st.sampled_from(sorted(inside) if inside and data.draw(st.booleans()) else anywhere))
     seen = verbatim.see_json(text, jsontext.Notes(None, exponent=False, digit_comma=True))
-    assert verbatim.says(text, asked, True, False, seen.quotes) == (asked in inside)
+    said = verbatim.says(text, asked, True, False, seen.quotes)
+    assert bool(said) == (asked in inside)
+    assert (said is None) == (asked not in text)  # None: not even in the text (the index looks no further)
 
 
 @given(st.text("a1,$€£¥₹-é.", max_size=12))
