@@ -231,10 +231,17 @@ def has_exponent(text: str) -> bool:
 
 
 def key(form: str) -> str:
-    """What the search text of anything holding form plainly must contain (see search_text)."""
-    if form.isascii():  # of the characters a key drops only "," and "$" are ASCII; translate copies always
-        return form.replace(",", "").replace("$", "") if "," in form or "$" in form else form
-    return form.translate(_KEY_DROPS)
+    """What the search text of anything holding form plainly must contain (see search_text): the form
+    without grouping commas and currency signs, and without a minus sign first (normalising drops the zero
+    padding after a sign, ``-0012`` is read as ``-12``, so the sign may stand apart from the rest)."""
+    return _dropped(form[1:] if form[:1] == "-" else form)
+
+
+def _dropped(text: str) -> str:
+    """text without the characters normalising deletes from a token: grouping commas, currency signs."""
+    if text.isascii():  # of those only "," and "$" are ASCII; translate copies always
+        return text.replace(",", "").replace("$", "") if "," in text or "$" in text else text
+    return text.translate(_KEY_DROPS)
 
 
 def keys(form: str) -> tuple[str, ...]:
@@ -274,4 +281,4 @@ def search_text(text: str) -> str:
 
 
 def _searchable(lowered: str) -> str:
-    return key(fold_digits(lowered))
+    return _dropped(fold_digits(lowered))
