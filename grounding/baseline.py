@@ -8,12 +8,14 @@ order, so a baseline diff shows exactly what changed.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grounding import __version__
 from grounding.engine import JudgedAnswer
 from grounding.errors import GroundingError
+from grounding.report_file import AtomicFile
 from grounding.verdict import Status
 
 Key = tuple[str, int, str]
@@ -67,13 +69,19 @@ class Baseline:
             Status.DERIVED if any(f.formula for f in verdict.grounded_via) else Status.GROUNDED)
         return replace(judged, verdict=replace(verdict, unsupported=tuple(kept), status=status))
 
-    def stale(self) -> list[Key]:
-        """Entries that matched nothing in this run: the invention is gone (or the log moved)."""
-        return sorted(set(self.entries) - self.matched)
+    def stale(self, checked: list[str] | None = None) -> list[Key]:
+        """Entries of the files checked (all entries when not said) that matched nothing in this run: the
+        invention is gone (or the log moved). An entry of a file not checked in this run cannot be stale:
+        a pre-commit run sees only the files that changed."""
+        unmatched = set(self.entries) - self.matched
+        if checked is not None:
+            sources = {os.path.realpath(path) for path in checked}
+            unmatched = {key for key in unmatched if os.path.realpath(self.entries[key]) in sources}
+        return sorted(unmatched)
 
 
-def write(path: Path, answers: list[JudgedAnswer]) -> int:
-    """Write every unsupported value of the run as a baseline; return how many entries."""
+def write(path: str, answers: list[JudgedAnswer]) -> int:
+    """Write every unsupported value of the run as a baseline, whole or not at all; return how many entries."""
     entries = sorted(
         {(*key_of(judged, finding.value), judged.source)
          for judged in answers for finding in judged.verdict.unsupported}
@@ -83,5 +91,11 @@ def write(path: Path, answers: list[JudgedAnswer]) -> int:
         "version": __version__,
         "entries": [{"conversation": c, "turn": t, "value": v, "source": s} for c, t, v, s in entries],
     }
-    path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    target = AtomicFile(path)
+    try:
+        target.stream.write(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    except BaseException:
+        target.discard()
+        raise
+    target.commit()
     return len(entries)

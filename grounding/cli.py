@@ -5,6 +5,7 @@ import gc
 import os
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -16,12 +17,13 @@ from grounding.baseline import Baseline
 from grounding.baseline import write as write_baseline_file
 from grounding.config import Resolved, describe, resolve
 from grounding.errors import GroundingError
-from grounding.exit_codes import ExitCode, exit_code
-from grounding.inputs import Problem, check_readable
+from grounding.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
+from grounding.inputs import Problem, check_readable, expand, known_size
 from grounding.normalise import normalise
 from grounding.progress import Progress
 from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
-from grounding.report import Summary, statistics_lines, summary_line
+from grounding.report import Summary, counted, empty_run_message, statistics_lines, summary_line
+from grounding.report_file import AtomicFile, check_target
 from grounding.reporters import OutputFormat, make_reporter
 from grounding.runner import judge_inputs
 from grounding.settings import Settings, build_settings, shape_table
@@ -95,6 +97,9 @@ def check(
     ] = None,
     exit_zero: Annotated[Optional[bool], typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = None,
     strict: Annotated[Optional[bool], typer.Option("--strict", help="Exit 2 when any record cannot be read.")] = None,
+    allow_empty: Annotated[
+        Optional[bool], typer.Option("--allow-empty", help="Exit 0, not 2, when the inputs hold no answer to judge.")
+    ] = None,
     input_format: Annotated[
         Optional[str],
         typer.Option("--input-format", metavar="NAME", help="Force a transcript format (see: ground formats)."),
@@ -177,6 +182,7 @@ def check(
             "fail-on-unjudgeable": fail_on_unjudgeable,
             "exit-zero": exit_zero,
             "strict": strict,
+            "allow-empty": allow_empty,
             "input-format": input_format,
             "statistics": statistics,
             "baseline": _text(baseline),
@@ -201,6 +207,10 @@ def check(
             raise GroundingError("--write-baseline needs --baseline FILE (or baseline in the configuration)")
         known = None if write_baseline or options["baseline"] is None else Baseline.load(Path(options["baseline"]))
         check_readable(inputs)
+        if options["output"]:
+            check_target("--output", options["output"], expand(inputs))
+        if write_baseline:
+            check_target("--baseline", options["baseline"], expand(inputs))
     except GroundingError as error:
         _fail(error)
     code = _run(inputs, settings, options, known, write_baseline)
@@ -225,7 +235,7 @@ def _settings(options: Resolved) -> Settings:
 
         contracts = load_contracts(options["schema"], options["schema-for"])
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
-                   fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]),
+                   fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
 
 
@@ -319,69 +329,84 @@ def formats() -> None:
 
 def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
     output_format = OutputFormat(options["output-format"])
-    report_file = open(options["output"], "w", encoding="utf-8") if options["output"] else None  # noqa: SIM115
+    files = expand(inputs)
+    report_file = AtomicFile(options["output"]) if options["output"] else None
+    progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
+    out = progress.guard(report_file.stream if report_file else sys.stdout)
+    reporter = make_reporter(output_format, out, progress.guard(sys.stderr), verbose=bool(options["verbose"]),
+                             quiet=bool(options["quiet"]), failing=partial(failing_reason, settings=settings))
+    summary = Summary()
+    collected: list = []
     try:
-        out = report_file or sys.stdout
-        reporter = make_reporter(output_format, out, sys.stderr, verbose=bool(options["verbose"]),
-                                 quiet=bool(options["quiet"]))
-        summary = Summary()
-        collected: list = []
-        progress = Progress.start(enabled=options["progress"] and not options["quiet"])
-        try:
-            adjust = None if known is None else known.apply
-            events = judge_inputs(inputs, settings, summary, options["input-format"], on_record=progress.advance,
-                                  adjust=adjust, explain=bool(options["explain"]),
-                                  max_record_bytes=options["max-record-bytes"], jobs=options["jobs"])
-            for event in events:
-                if isinstance(event, Problem):
-                    reporter.problem(event)
-                    continue
-                if write:
-                    collected.append(event)
+        adjust = None if known is None else known.apply
+        events = judge_inputs(files, settings, summary, options["input-format"], on_record=progress.advance,
+                              adjust=adjust, explain=bool(options["explain"]),
+                              max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True)
+        for event in events:
+            if isinstance(event, Problem):
+                reporter.problem(event)
+            elif write:
+                collected.append(event)  # a baseline run writes the baseline, not the report
+            else:
                 reporter.answer(event)
-        except GroundingError as error:  # a run that cannot go on still closes its report (valid JSON, SARIF, …)
-            progress.stop()
-            reporter.finish(summary)
-            _fail(error)
-        except KeyboardInterrupt:
-            progress.stop()
-            reporter.finish(summary)
-            print(summary_line(summary) + " (interrupted)", file=sys.stderr)
-            return ExitCode.INTERRUPTED
+    except GroundingError as error:  # a run that cannot go on leaves no half report file, and the old one stands
+        progress.stop()
+        if report_file is not None:
+            report_file.discard()
+        else:
+            reporter.finish(summary)  # what a pipe has read stays a whole document (valid JSON, SARIF, …)
+        _fail(error)
+    except KeyboardInterrupt:
         progress.stop()
         reporter.finish(summary)
         if report_file is not None:
-            report_file.close()  # before saying it is written
-            if not options["quiet"]:
-                print(f"{summary_line(summary)}; report written to {options['output']}")
-        return _finish(summary, settings, options, known, write, collected)
-    finally:
+            report_file.commit()  # a complete report of what was judged before the interruption
+        print(summary_line(summary) + " (interrupted)", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    except BaseException:
         if report_file is not None:
-            report_file.close()  # on every path: main ends the process without closing what is left open
+            report_file.discard()
+        raise
+    progress.stop()
+    reporter.finish(summary)
+    if report_file is not None:
+        report_file.commit()  # before saying it is written
+        if not options["quiet"]:
+            print(f"{summary_line(summary)}; report written to {options['output']}")
+    return _finish(summary, settings, options, known, write, collected, files)
 
 
 def _finish(summary: Summary, settings: Settings, options: Resolved, known: Baseline | None, write: bool,
-            collected: list) -> ExitCode:
-    human = options["output-format"] in ("full", "concise") and not options["output"]
+            collected: list, files: list[str]) -> ExitCode:
+    human = options["output-format"] in ("full", "concise") and not options["output"] and not write
     stream = sys.stdout if human else sys.stderr
     if options["statistics"]:
         print("\n".join(statistics_lines(summary)), file=stream)
+    if vacuous(summary, settings):
+        print("error: " + empty_run_message(summary), file=sys.stderr)
+        return ExitCode.ERROR
     if write:
-        count = write_baseline_file(Path(options["baseline"]), collected)
-        print(f"wrote {count} baseline entries to {options['baseline']}", file=sys.stderr)
+        count = write_baseline_file(options["baseline"], collected)
+        if not options["quiet"]:
+            print(summary_line(summary), file=sys.stderr)
+        print(f"wrote {counted(count, 'baseline entry', 'baseline entries')} to {options['baseline']}", file=sys.stderr)
         return ExitCode.OK
     code = exit_code(summary, settings)
     if known is not None:
-        stale = known.stale()
+        stale = known.stale(files)
         if known.suppressed:
-            print(f"{known.suppressed} unsupported values are in the baseline and were not reported", file=sys.stderr)
+            print(f"{counted(known.suppressed, 'unsupported value')} in the baseline not reported", file=sys.stderr)
         if stale:
-            print(f"{len(stale)} baseline entries are stale (no longer found), e.g. "
+            print(f"{counted(len(stale), 'baseline entry', 'baseline entries')} stale (no longer found), e.g. "
                   f"{stale[0][0]} turn {stale[0][1]} {stale[0][2]}", file=sys.stderr)
             if options["stale-baseline-fails"] and code is ExitCode.OK and not settings.exit_zero:
                 code = ExitCode.FINDINGS
     if options["strict"] and summary.errors:
         code = ExitCode.ERROR
+    reasons = failures(summary, settings)
+    # the summary line already says what was flagged: this line is for a run failed by an option's rule too
+    if code is ExitCode.FINDINGS and any("(--" in reason for reason in reasons) and not options["quiet"]:
+        print("the run fails: " + ", ".join(reasons), file=stream)
     return code
 
 

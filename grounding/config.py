@@ -40,6 +40,7 @@ KEYS: dict[str, Key] = {
     "fail-on-example": Key("bool", False),
     "fail-on-unjudgeable": Key("bool", False),
     "exit-zero": Key("bool", False),
+    "allow-empty": Key("bool", False),
     "strict": Key("bool", False),
     "input-format": Key("str", None),
     "output-format": Key("choice", "full", OUTPUT_FORMATS),

@@ -54,6 +54,22 @@ TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".ndjson")
 COMPRESSED_SUFFIXES = (".gz", ".zst")
 
 
+def known_size(files: list[str]) -> int | None:
+    """The bytes a run will read, when every input is a plain file; None when one is compressed or a stream."""
+    total = 0
+    for path in files:
+        if path == "-" or path.endswith(COMPRESSED_SUFFIXES):
+            return None
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        total += status.st_size
+    return total
+
+
 def check_readable(paths: list[str]) -> None:
     """Refuse, before anything is judged, a path that does not exist."""
     for path in paths:

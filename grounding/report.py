@@ -86,30 +86,46 @@ class Summary:
 def summary_line(summary: Summary) -> str:
     """The one-line account of a run every human-facing output ends with."""
     parts = [
-        _count(summary.conversations, "conversation"),
-        _count(summary.answers, "answer") + " judged",
-        _count(summary.candidates, "value") + " examined",
-        _count(summary.flagged, "answer") + f" flagged ({_count(summary.unsupported, 'unsupported value')})",
+        counted(summary.conversations, "conversation"),
+        counted(summary.answers, "answer") + " judged",
+        counted(summary.candidates, "value") + " examined",
+        counted(summary.flagged, "answer") + f" flagged ({counted(summary.unsupported, 'unsupported value')})",
     ]
     if summary.unjudgeable:
-        parts.append(_count(summary.unjudgeable, "answer") + " unjudgeable")
+        parts.append(counted(summary.unjudgeable, "answer") + " unjudgeable")
     if summary.contract_unmet:
-        parts.append(_count(summary.contract_unmet, "answer") + " contract-unmet")
+        parts.append(counted(summary.contract_unmet, "answer") + " contract-unmet")
     if summary.truncated or summary.refused:
         parts.append(f"{summary.truncated} truncated, {summary.refused} refused")
     if summary.derived:
-        parts.append(_count(summary.derived, "answer") + " derived")
+        parts.append(counted(summary.derived, "answer") + " derived")
     if summary.examples:
-        parts.append(_count(summary.examples, "example"))
+        parts.append(counted(summary.examples, "example"))
     if summary.errors:
-        parts.append(_count(summary.errors, "record") + " with errors")
+        parts.append(counted(summary.errors, "record") + " with errors")
     if summary.skipped:
-        parts.append(_count(summary.skipped, "record") + " skipped (no conversation of their own)")
+        parts.append(counted(summary.skipped, "record") + " skipped (no conversation of their own)")
     return ", ".join(parts)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """n and its noun, plural unless n is 1: "1 file", "2 files", "2 entries"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def empty_run_message(summary: Summary) -> str:
+    """Why a run that judged no answer fails (exit 2): what was read, what was skipped, what to try."""
+    read = f"{counted(summary.files, 'file')} and {counted(summary.records, 'record')} read"
+    if summary.errors:
+        read += f", {counted(summary.errors, 'record')} with errors"
+    if summary.skipped:
+        reasons = "; ".join(f"{count} {reason}" for reason, count in sorted(summary.skipped_reasons.items()))
+        read += f", {counted(summary.skipped, 'record')} skipped ({reasons})"
+    if summary.conversations:
+        read += f", {counted(summary.conversations, 'conversation')} with no final answer"
+    return (f"no answer judged ({read}): a gate that checks nothing passes nothing. Check the paths and the "
+            "format (`ground formats` lists what is read; --input-format forces one), or pass --allow-empty "
+            "(allow-empty = true in the configuration) where an empty run is expected")
 
 
 def statistics_lines(summary: Summary, top: int = 10) -> list[str]:

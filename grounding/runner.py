@@ -58,14 +58,16 @@ def judge_inputs(
     explain: bool = False,
     max_record_bytes: int | None = None,
     jobs: int = 1,
+    expanded: bool = False,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
     on_record sees every record as it is read (progress); adjust may rewrite an
-    answer before it is counted (a baseline taking known values out).
+    answer before it is counted (a baseline taking known values out); expanded says
+    paths are files already (folders searched by inputs.expand).
     """
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
-    files = expand(list(paths))
+    files = list(paths) if expanded else expand(list(paths))
     if workers > 1 and _in_ranges(files, input_format):
         judged = _ranges_in_workers(files, summary, settings, explain, workers, input_format,
                                     on_record, max_record_bytes)

@@ -50,6 +50,7 @@ class Settings:
     fail_on_derived: bool = False
     fail_on_example: bool = False
     exit_zero: bool = False
+    allow_empty: bool = False  # a run that judges no answer exits 0, not 2
     fail_on_unjudgeable: bool = False  # an answer whose evidence is not in the record fails the gate
     contracts: object = None  # grounding.contract.Contracts, when a schema was given
     contract_warn_only: bool = False

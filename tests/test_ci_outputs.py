@@ -1,6 +1,7 @@
 """The CI gate as users of ruff, detect-secrets and gitleaks expect it: formats, config, baseline."""
 
 import json
+from pathlib import Path
 from xml.etree import ElementTree
 
 import jsonschema
@@ -173,11 +174,37 @@ def test_baseline_reports_only_new_findings_and_stale_entries(tmp_path):
     entries = json.loads(baseline.read_text())["entries"]
     assert [e["value"] for e in entries] == ["1z999aa10123456785", "rma-40213"]
     assert invoke("check", SUPPORT, "--baseline", str(baseline)).exit_code == 0  # nothing new
-    entries.append({"conversation": "gone", "turn": 0, "value": "ord-1", "source": "x"})
+    entries.append({"conversation": "gone", "turn": 0, "value": "ord-1", "source": SUPPORT})
     baseline.write_text(json.dumps({"entries": entries}))
     result = invoke("check", SUPPORT, "--baseline", str(baseline))
-    assert result.exit_code == 0 and "1 baseline entries are stale" in result.stderr
+    assert result.exit_code == 0 and "1 baseline entry stale" in result.stderr
     assert invoke("check", SUPPORT, "--baseline", str(baseline), "--stale-baseline-fails").exit_code == 1
+
+
+def test_only_entries_of_the_files_checked_can_be_stale(tmp_path):
+    # a pre-commit run checks the files that changed: the entries of the others are not stale
+    baseline = tmp_path / "ground-baseline.json"
+    assert invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline").exit_code == 0
+    entries = json.loads(baseline.read_text())["entries"]
+    entries.append({"conversation": "elsewhere", "turn": 0, "value": "ord-1", "source": "other/file.jsonl"})
+    baseline.write_text(json.dumps({"entries": entries}))
+    result = invoke("check", SUPPORT, "--baseline", str(baseline), "--stale-baseline-fails")
+    assert result.exit_code == 0 and "stale" not in result.stderr
+
+
+def test_write_baseline_writes_the_baseline_not_the_report(tmp_path):
+    baseline = tmp_path / "b.json"
+    result = invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline")
+    assert result.exit_code == 0 and "1Z999AA10123456785" not in result.stdout
+    assert "wrote 2 baseline entries to" in result.stderr
+
+
+def test_write_baseline_refuses_an_input_as_the_baseline(tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes(Path(SUPPORT).read_bytes())
+    result = invoke("check", str(transcript), "--baseline", str(transcript), "--write-baseline")
+    assert result.exit_code == 2 and "is one of the inputs" in result.stderr
+    assert transcript.read_bytes() == Path(SUPPORT).read_bytes()
 
 
 def test_a_new_invention_fails_despite_the_baseline(tmp_path):
@@ -247,7 +274,7 @@ def test_quiet_drops_the_summary_and_no_progress_is_accepted():
 def test_progress_shows_only_on_an_interactive_stderr(monkeypatch):
     from grounding.progress import Progress
     monkeypatch.setenv("CI", "true")
-    assert Progress.start(enabled=True)._display is None
+    assert not Progress.start(enabled=True).shown
 
 
 def test_formats_lists_every_reader_in_detection_order():

@@ -144,9 +144,11 @@ def test_no_readable_record_is_exit_2():
     assert invoke("check", "-", stdin="not json\n{also not\n").exit_code == 2
 
 
-def test_empty_input_is_zero_conversations_and_exit_0():
+def test_empty_input_is_zero_conversations_and_exit_0_only_when_allowed():
     result = invoke("check", "-", "--format", "json", stdin="\n\n")
-    assert result.exit_code == 0 and json.loads(result.stdout)["summary"]["conversations"] == 0
+    assert result.exit_code == 2 and json.loads(result.stdout)["summary"]["conversations"] == 0
+    result = invoke("check", "-", "--format", "json", "--allow-empty", stdin="\n\n")
+    assert result.exit_code == 0
 
 
 def test_bom_and_crlf_are_accepted():

@@ -80,12 +80,15 @@ def test_hostile_file_through_the_cli_never_shows_a_traceback(tmp_path):
     assert proc.returncode == 2
 
 
-def test_empty_and_blank_files_are_zero_conversations(tmp_path):
+def test_empty_and_blank_files_are_zero_conversations_and_fail_unless_allowed(tmp_path):
     for content in (b"", b"\n\n  \n"):
         path = tmp_path / "empty.jsonl"
         path.write_bytes(content)
         result = runner.invoke(app, ["check", str(path), "--format", "json"])
-        assert result.exit_code == 0 and json.loads(result.stdout)["summary"]["conversations"] == 0
+        assert result.exit_code == 2 and json.loads(result.stdout)["summary"]["conversations"] == 0
+        assert "no answer judged" in result.stderr
+        result = runner.invoke(app, ["check", str(path), "--format", "json", "--allow-empty"])
+        assert result.exit_code == 0
 
 
 def test_a_record_over_the_limit_is_reported_without_being_read(tmp_path):
@@ -132,16 +135,17 @@ def test_a_catastrophic_pattern_ends_with_an_error_naming_it(tmp_path):
     json.loads(result.stdout)  # the report was closed before the run ended
 
 
-def test_a_run_that_cannot_go_on_still_closes_its_report_file(tmp_path):
-    # the command ends its process without the interpreter's teardown: a report file must be closed first
+def test_a_run_that_cannot_go_on_leaves_no_half_report_and_keeps_the_old_one(tmp_path):
     path = tmp_path / "a.jsonl"
     path.write_text(json.dumps({"id": "x", "messages": [
         {"role": "user", "content": "hi"}, {"role": "assistant", "content": "a" * 30 + "7b"}]}) + "\n")
     report = tmp_path / "report.json"
+    report.write_text("the last run's report\n")
     proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(path), "--exempt-regex", "(a|a)+c",
                            "--format", "json", "-o", str(report)], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "took longer than" in proc.stderr
-    assert json.loads(report.read_text())["summary"]["errors"] == 0
+    assert report.read_text() == "the last run's report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "report.json"]  # no temporary file left
 
 
 def test_ctrl_c_prints_the_summary_so_far_and_exits_130():

@@ -10,6 +10,7 @@ from typing import Protocol, TextIO
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.verdict import Verdict
 
 
 class OutputFormat(str, Enum):
@@ -29,10 +30,14 @@ class Reporter(Protocol):
     def finish(self, summary: Summary) -> None: ...
 
 
-def _full(out: TextIO, err: TextIO, verbose: bool, quiet: bool = False) -> Reporter:
+# Why an answer fails the run, or None (grounding.exit_codes.failing_reason with the run's settings).
+Failing = Callable[[Verdict], "str | None"]
+
+
+def _full(out: TextIO, err: TextIO, verbose: bool, quiet: bool = False, failing: Failing | None = None) -> Reporter:
     from grounding.reporters.full import FullReporter
 
-    return FullReporter(out, err, verbose=verbose, quiet=quiet)
+    return FullReporter(out, err, verbose=verbose, quiet=quiet, failing=failing)
 
 
 def _simple(module: str, name: str) -> Callable[[TextIO, TextIO, bool], Reporter]:
@@ -57,8 +62,9 @@ REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, bool], Reporter]] = {
 
 
 def make_reporter(
-    output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False
+    output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False,
+    failing: Failing | None = None,
 ) -> Reporter:
     if output_format is OutputFormat.FULL:
-        return _full(out, err, verbose, quiet)
+        return _full(out, err, verbose, quiet, failing)
     return REPORTERS[output_format](out, err, verbose)

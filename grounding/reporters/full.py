@@ -13,12 +13,13 @@ import builtins
 import os
 import re
 import stat
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
-from grounding.report import Summary, summary_line
-from grounding.verdict import Finding, Status
+from grounding.report import Summary, counted, summary_line
+from grounding.verdict import Finding, Status, Verdict
 
 _CONTEXT = 40
 _WHITESPACE = re.compile(r"\s+")
@@ -87,24 +88,29 @@ class _Lines:
 
 
 class FullReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False,
+                 failing: Callable[[Verdict], str | None] | None = None) -> None:
         self.quiet = quiet
+        self.failing = failing
         self.out = _Lines(out)
         self.err = _Lines(err)
         self.verbose = verbose
 
     def answer(self, judged: JudgedAnswer) -> None:
         verdict = judged.verdict
-        if verdict.status not in _SHOWN and not self.verbose:
+        fails = self.failing(verdict) if self.failing is not None else None
+        if verdict.status not in _SHOWN and not self.verbose and fails is None:
             return
         line = self.out.line
         conversation = judged.conversation if judged.conversation is not None else "-"
         line(
             (f"{judged.source}:{judged.line}", "bold"), f" conversation {conversation} turn {judged.turn}: ",
             (verdict.status.value, _STYLES.get(verdict.status, "magenta")),
-            f" ({_count(verdict.candidates, 'value')} examined)",
+            f" ({counted(verdict.candidates, 'value')} examined)",
             *((" ", (f"[{judged.input_format}]", "dim")) if self.verbose else ()),
         )
+        if fails is not None and fails.startswith("--"):
+            line("  ", ("fails the run:", "bold red"), f" {fails}")
         if verdict.reason:
             label = "cannot judge" if verdict.status is Status.UNJUDGEABLE else "not an answer"
             line("  ", (f"{label}:", "magenta"), f" {verdict.reason}")
@@ -158,9 +164,6 @@ def _may_be_terminal(stream: TextIO) -> bool:
         pass
     return "get_ipython" in vars(builtins) or any(name in os.environ for name in _TERMINAL_OVERRIDES)
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _how(finding: Finding) -> str:

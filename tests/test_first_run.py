@@ -1,0 +1,232 @@
+"""What a new user meets in the first ten minutes: exit codes that mean what they say, output that is not
+garbled, reports that never destroy an input (issue 22)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import REPO, openai_record
+from typer.testing import CliRunner
+
+from grounding.cli import app
+
+runner = CliRunner()
+SUPPORT = str(REPO / "fixtures" / "support_bot.jsonl")
+
+
+def invoke(*args: str, stdin: str | None = None):
+    return runner.invoke(app, list(args), input=stdin)
+
+
+# a run that judges nothing fails -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", ["empty file", "empty folder", "folder of other files", "wrong format",
+                                  "response files"])
+def test_a_run_that_judges_no_answer_exits_2_and_says_why(tmp_path, make):
+    if make == "empty file":
+        (tmp_path / "a.jsonl").write_text("")
+        args = [str(tmp_path / "a.jsonl")]
+    elif make == "empty folder":
+        args = [str(tmp_path)]
+    elif make == "folder of other files":
+        (tmp_path / "notes.txt").write_text("hello")
+        args = [str(tmp_path)]
+    elif make == "wrong format":
+        args = [SUPPORT, "--input-format", "gemini"]
+    else:  # an API response alone holds no conversation
+        (tmp_path / "r.json").write_text(json.dumps(
+            {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
+             "content": [{"type": "text", "text": "Order ORD-55120 shipped."}], "stop_reason": "end_turn"}))
+        args = [str(tmp_path)]
+    result = invoke("check", *args)
+    assert result.exit_code == 2, result.output
+    if make == "response files":  # not one record could be read: an error, whatever --allow-empty says
+        assert "an API response" in result.stderr
+        return
+    assert "no answer judged" in result.stderr and "ground formats" in result.stderr
+    assert invoke("check", *args, "--allow-empty").exit_code == 0
+
+
+def test_empty_standard_input_exits_2_and_allow_empty_comes_from_the_configuration(tmp_path, monkeypatch):
+    assert invoke("check", "-", stdin="").exit_code == 2
+    (tmp_path / "ground.toml").write_text("allow-empty = true\n")
+    monkeypatch.chdir(tmp_path)
+    assert invoke("check", "-", stdin="").exit_code == 0
+
+
+# -o never destroys anything -----------------------------------------------------------------------------
+
+
+def test_an_output_that_is_an_input_is_refused_before_anything_is_written(tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    original = (REPO / "fixtures" / "support_bot.jsonl").read_bytes()
+    transcript.write_bytes(original)
+    for target in (str(transcript), str(tmp_path / "." / "t.jsonl")):
+        result = invoke("check", str(tmp_path), "-o", target)
+        assert result.exit_code == 2 and "is one of the inputs" in result.stderr
+        assert transcript.read_bytes() == original
+
+
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_a_bad_output_path_is_a_usage_error_naming_it(tmp_path, where):
+    target = tmp_path / "no" / "such" / "report.json" if where == "missing folder" else tmp_path
+    result = invoke("check", SUPPORT, "-o", str(target))
+    assert result.exit_code == 2 and str(target) in result.stderr and "Traceback" not in result.output
+
+
+def test_a_report_is_written_whole_and_replaces_the_old_one(tmp_path):
+    report = tmp_path / "report.json"
+    report.write_text("old")
+    result = invoke("check", SUPPORT, "--format", "json", "-o", str(report))
+    assert result.exit_code == 1
+    assert json.loads(report.read_text())["summary"]["answers"] == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+
+
+# the summary says why a run fails -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "status"), [("--fail-on-derived", "derived"),
+                                                ("--fail-on-example", "derived")])
+def test_an_option_that_fails_the_run_names_the_answers_and_itself(tmp_path, option, status):
+    path = tmp_path / "t.jsonl"
+    # only the derived answer of the fixture: nothing is flagged, the run fails by the option alone
+    path.write_text((REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()[2] + "\n")
+    result = invoke("check", str(path), option)
+    assert result.exit_code == 1
+    assert f"conversation refund-arithmetic turn 0: {status}" in result.stdout
+    assert f"fails the run: {option}" in result.stdout
+    assert "0 answers flagged" in result.stdout and f"the run fails: " in result.stdout and option in result.stdout
+
+
+def test_fail_on_unjudgeable_names_the_answer(tmp_path):
+    path = tmp_path / "t.jsonl"
+    record = {"object": "trace.span", "id": "span_1", "trace_id": "trace_1", "parent_id": None,
+              "started_at": "2026-01-01T00:00:00Z", "ended_at": "2026-01-01T00:00:01Z",
+              "span_data": {"type": "response", "response_id": "resp_1"}}
+    path.write_text(json.dumps(record) + "\n")
+    result = invoke("check", str(path), "--fail-on-unjudgeable")
+    if result.exit_code == 2:  # no answer at all in such a trace: then the option has nothing to say
+        pytest.skip("the trace holds no answer")
+    assert result.exit_code == 1 and "unjudgeable" in result.stdout
+    assert "--fail-on-unjudgeable" in result.stdout
+
+
+# the progress display never shares a line with the report ----------------------------------------------
+
+
+def _run_in_a_terminal(args: list[str], seconds: float = 60) -> str:
+    """Run ground with standard output and error on one pseudo-terminal, as a user's shell does."""
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GROUND_NO_PROGRESS", "NO_COLOR")}
+    env["TERM"] = "xterm-256color"
+    env["COLUMNS"] = "200"
+    proc = subprocess.Popen([sys.executable, "-m", "grounding", *args], stdin=subprocess.DEVNULL,
+                            stdout=follower, stderr=follower, env=env, close_fds=True)
+    os.close(follower)
+    chunks = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.5)
+        if ready:
+            try:
+                data = os.read(leader, 65536)
+            except OSError:  # the terminal closed: the process is done
+                break
+            if not data:
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=10)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def _screen_lines(output: str) -> list[str]:
+    """What stays on screen: each line as a terminal shows it once carriage returns and erases are done."""
+    shown = []
+    for raw in output.replace("\r\n", "\n").split("\n"):
+        line = ""
+        for piece in raw.split("\r"):
+            piece = piece.replace("\x1b[K", "")
+            line = piece + line[len(piece):] if piece else line
+        shown.append(_strip_styles(line))
+    return shown
+
+
+def _strip_styles(text: str) -> str:
+    import re
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_progress_never_shares_a_line_with_the_report_in_a_terminal(tmp_path):
+    path = tmp_path / "many.jsonl"
+    lines = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()
+    with path.open("w") as stream:
+        for copy in range(3000):
+            record = json.loads(lines[1])
+            record["id"] = f"conversation-{copy}"
+            stream.write(json.dumps(record) + "\n")
+    output = _run_in_a_terminal(["check", str(path)])
+    screen = [line for line in _screen_lines(output) if line.strip()]
+    assert screen, output[:500]
+    spinner = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+    for line in screen:
+        assert not any(mark in line for mark in spinner) and "reading" not in line, line
+        assert line.startswith((str(path), "  ", "3000 conversations")), line
+
+
+def test_progress_is_drawn_on_a_terminal_and_is_a_bar_for_a_file_of_known_size(tmp_path):
+    from grounding.progress import Progress
+
+    class Terminal:
+        def __init__(self):
+            self.written = []
+
+        def isatty(self):
+            return True
+
+        def write(self, text):
+            self.written.append(text)
+
+        def flush(self):
+            pass
+
+    terminal = Terminal()
+    progress = Progress(terminal, total_bytes=1000)
+    line = progress.line(progress._started + 1)
+    assert "0 of" not in line and "of 0.0 MB" in line and "left" in line
+    spinner = Progress(terminal, total_bytes=None).line(time.monotonic())
+    assert "reading" in spinner and "left" not in spinner
+    guarded = progress.guard(terminal)
+    progress._draw(time.monotonic())
+    guarded.write("a report line\n")
+    assert terminal.written[-2] == "\r\x1b[K" and terminal.written[-1] == "a report line\n"
+
+
+def test_compressed_inputs_show_a_spinner_not_a_bar(tmp_path):
+    from grounding.inputs import known_size
+
+    plain = tmp_path / "a.jsonl"
+    plain.write_text("{}\n")
+    packed = tmp_path / "b.jsonl.gz"
+    packed.write_bytes(gzip.compress(b"{}\n"))
+    assert known_size([str(plain)]) == 3
+    assert known_size([str(plain), str(packed)]) is None
+    assert known_size(["-"]) is None
+
+
+def test_openai_record_helper_is_judged():  # the helper the tests above build on
+    record = openai_record({"order": "ORD-55120"}, answer="Order ORD-55120 shipped.")
+    result = invoke("check", "-", stdin=json.dumps(record) + "\n")
+    assert result.exit_code == 0
