@@ -28,8 +28,9 @@ class Candidate:
     value: str  # normalised: "41200"
     shape: str  # "number", "identifier", or a declared shape's name
     kind: Kind
-    text: str  # as written at its first appearance: "41,200"
+    text: str  # as written at its first appearance, less sentence punctuation after it: "41,200"
     occurrences: list[Occurrence] = field(default_factory=list)
+    at: int = -1  # where text starts in the answer (-1 in a JSON answer, whose values are in its leaves)
 
 
 @dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
@@ -60,11 +61,25 @@ def read_answer(text: str, settings: Settings) -> Answer:
                     continue
                 known = found.get(classified.value)
                 if known is None:  # its first occurrence
-                    found[classified.value] = Candidate(classified.value, classified.shape, classified.kind, written,
-                                                        [Occurrence(index, start, end)])
+                    found[classified.value] = Candidate(classified.value, classified.shape, classified.kind,
+                                                        as_shown(written), [Occurrence(index, start, end)],
+                                                        -1 if leaves is not None else start)
                     continue
             known.occurrences.append(Occurrence(index, start, end))
     return Answer(segments, tuple(found.values()), leaves is not None)
+
+
+_SENTENCE_PUNCTUATION = ".,;:!?…"
+
+
+def as_shown(written: str) -> str:
+    """A value as the answer wrote it, without the punctuation of the sentence it ends.
+
+    >>> [as_shown(t) for t in ["1Z999AA10123456785.", "$1,207.50.", "spotter-gqc.1:", "v9.35.0", "..."]]
+    ['1Z999AA10123456785', '$1,207.50', 'spotter-gqc.1', 'v9.35.0', '...']
+    """
+    shown = written.rstrip(_SENTENCE_PUNCTUATION)
+    return shown or written
 
 
 def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, str, int, int]]:

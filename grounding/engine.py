@@ -78,9 +78,8 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
                                                      "after_revision": not (still & set(named_back))})
                 named_back = None
             previous = verdict
-            yield JudgedAnswer(
-                conversation.source, conversation.line, conversation.id, turn, item.text, verdict, conversation.input_format
-            )
+            yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, turn, item.text,
+                               verdict, conversation.input_format)
             turn += 1
 
 

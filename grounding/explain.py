@@ -18,6 +18,7 @@ from grounding.model import Conversation, Item, Kind
 from grounding.normalise import is_number, lookup_forms, normalise
 from grounding.settings import Settings
 from grounding.tokens import token_texts
+from grounding.values import shown_shape
 from grounding.verdict import Status, Verdict
 
 _ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
@@ -46,9 +47,9 @@ class Explanation:
     def line(self) -> str:
         if self.status == "unsupported":
             near = f"; nearest: {', '.join(self.nearest)}" if self.nearest else "; nothing close was read"
-            return f"{self.text} ({self.shape}) — not found{near}"
+            return f"{self.text} ({shown_shape(self.value, self.shape)}) — not found{near}"
         how = self.status + (f" ({self.detail})" if self.detail else "")
-        return f"{self.text} ({self.shape}) — {how}: {', '.join(self.sources) or 'computed'}"
+        return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or 'computed'}"
 
 
 def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, settings: Settings) -> list[Explanation]:

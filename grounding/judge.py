@@ -37,7 +37,7 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
         if finding is None:
             continue  # grounded plainly
         if finding.via == "example":
-            example_values.append(Finding(candidate.value, candidate.shape, candidate.text))
+            example_values.append(Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at))
         elif finding.via is None:
             unsupported.append(finding)
         else:
@@ -77,14 +77,14 @@ def _route(
             return _found(candidate, *formula)
         if written_as_examples.is_example(candidate, index):
             return _found(candidate, "example")
-        return Finding(candidate.value, candidate.shape, candidate.text)
+        return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at)
     return _found(candidate, via)
 
 
 def _found(candidate: Candidate, via: str, formula: str | None = None, matched: str | None = None) -> Finding:
     if via in COMPUTED_VIA:
-        return Finding(candidate.value, candidate.shape, candidate.text, via, formula=formula)
-    return Finding(candidate.value, candidate.shape, candidate.text, via, matched=matched)
+        return Finding(candidate.value, candidate.shape, candidate.text, via, formula=formula, at=candidate.at)
+    return Finding(candidate.value, candidate.shape, candidate.text, via, matched=matched, at=candidate.at)
 
 
 def is_plain(value: str, index: EvidenceIndex) -> bool:

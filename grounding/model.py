@@ -39,6 +39,7 @@ class Item:
     tool: str | None = None  # the name of the tool whose result this is, when the record says
     stop_reason: str | None = None  # why the model stopped writing this answer, when the record says
     calls: tuple[str, ...] = ()  # the tools an assistant turn called (the tool-call ledger)
+    line: int = 0  # the line of the record that holds it, where a conversation spans lines (0: the conversation's)
 
 
 @dataclass(slots=True)  # not frozen: one per record, and a frozen __init__ costs ~6x (a setattr per field)

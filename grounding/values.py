@@ -24,6 +24,10 @@ _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a number as normalise spells it: a sign, digits, a point
+# What a report calls an identifier that is a date or a clock time (a label only: no rule reads it)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:t\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?"
+                   r"|\d{1,2}/\d{1,2}/\d{2,4}")
+_TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?[ap]\.?m\.?)?(?:z|[+-]\d{2}:?\d{2})?")
 
 
 class Kind(Enum):
@@ -112,6 +116,22 @@ def _identifier(value: str) -> Value | None:
     if len(value) >= 4 and (value[0] in ASCII_LETTERS or _IDENTIFIER_MARK.search(value)):
         return Value(value, "identifier", IDENTIFIER)
     return None
+
+
+def shown_shape(value: str, shape: str) -> str:
+    """The shape a report shows a person: an identifier that is a date or a clock time is called so. The
+    JSON contract keeps SPEC §4's shape (``identifier``); no rule reads this label.
+
+    >>> [shown_shape(v, "identifier") for v in ["2024-05-20", "2024-05-20t14:00:00z", "14:00", "2:30 pm",
+    ...                                         "03/01/2023", "ord-5512"]]
+    ['date', 'date', 'time', 'time', 'date', 'identifier']
+    """
+    if shape == "identifier" and value[:1] in ASCII_DIGITS:
+        if _DATE.fullmatch(value):
+            return "date"
+        if _TIME.fullmatch(value):
+            return "time"
+    return shape
 
 
 def range_ends(value: str) -> tuple[str, str] | None:

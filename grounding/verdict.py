@@ -35,6 +35,7 @@ class Finding:
     via: str | None = None
     formula: str | None = None  # derived, stated, listed-total
     matched: str | None = None  # masked, composite, prose-date
+    at: int = -1  # where text starts in the answer, for showing it in context (-1: not known, a JSON answer)
 
     __reduce__ = by_position
 

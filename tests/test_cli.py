@@ -48,7 +48,7 @@ def test_json_is_one_document_with_the_contract_fields():
     answer = document["answers"][1]
     assert set(answer) >= {"source", "line", "conversation", "turn", "status", "candidates", "unsupported",
                            "evidence_truncated", "grounded_via", "examples"}
-    assert answer["unsupported"][0] == {"value": "1z999aa10123456785", "shape": "identifier", "text": "1Z999AA10123456785."}
+    assert answer["unsupported"][0] == {"value": "1z999aa10123456785", "shape": "identifier", "text": "1Z999AA10123456785"}
 
 
 def test_stdin_reads_the_same_as_a_file():

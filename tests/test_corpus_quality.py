@@ -31,7 +31,7 @@ def test_dev_counts_are_pinned(dev):
 
 def test_dev_only_the_invented_total_is_flagged_among_final_answers(dev):
     # $17,021: a sum over five reservations the model worked out in a tool call and never wrote down
-    assert dev.flagged_finals == [("tau1-gpt-4o-airline/34", ["$17,021."])]
+    assert dev.flagged_finals == [("tau1-gpt-4o-airline/34", ["$17,021"])]
 
 
 def test_dev_routes_are_pinned(dev):

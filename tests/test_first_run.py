@@ -230,3 +230,67 @@ def test_openai_record_helper_is_judged():  # the helper the tests above build o
     record = openai_record({"order": "ORD-55120"}, answer="Order ORD-55120 shipped.")
     result = invoke("check", "-", stdin=json.dumps(record) + "\n")
     assert result.exit_code == 0
+
+
+# values are shown as written, without the sentence's punctuation, at the right place --------------------
+
+
+def test_values_are_shown_without_the_punctuation_that_ends_the_sentence():
+    record = openai_record({"status": "ok"}, answer="Shipped with tracking 1Z999AA10123456785. Refund: $1,207.50. "
+                                                    "Version v9.35.0.")
+    result = invoke("check", "-", "--format", "json", stdin=json.dumps(record) + "\n")
+    texts = [u["text"] for u in json.loads(result.stdout)["answers"][0]["unsupported"]]
+    assert texts == ["1Z999AA10123456785", "$1,207.50", "v9.35.0"]
+    full = invoke("check", "-", stdin=json.dumps(record) + "\n").stdout
+    assert "unsupported 1Z999AA10123456785 (identifier)" in full and "unsupported v9.35.0 (identifier)" in full
+
+
+def test_the_value_is_highlighted_where_it_stands_not_inside_a_longer_token():
+    from grounding.candidates import read_answer
+    from grounding.reporters.full import _in_context
+    from grounding.settings import Settings
+    from grounding.verdict import Finding
+
+    text = "Host spotter-gqc.1 is up; the pool gqc.1: degraded."
+    candidate = next(c for c in read_answer(text, Settings()).candidates if c.value == "gqc.1")
+    assert candidate.text == "gqc.1"
+    parts = _in_context(text, Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at), "red")
+    before, (highlighted, _), after = parts
+    assert highlighted == "gqc.1" and before.endswith("the pool ") and after.startswith(": degraded")
+
+
+def test_dates_and_times_are_labelled_so_in_human_reports_and_the_json_keeps_the_spec_shape():
+    record = openai_record({"status": "ok"}, answer="It ran on 2026-03-14 at 14:35 on host ab-1234.")
+    full = invoke("check", "-", stdin=json.dumps(record) + "\n").stdout
+    assert "unsupported 2026-03-14 (date)" in full and "unsupported 14:35 (time)" in full
+    assert "unsupported ab-1234 (identifier)" in full
+    answer = json.loads(invoke("check", "-", "--format", "json", stdin=json.dumps(record) + "\n").stdout)["answers"][0]
+    assert {u["shape"] for u in answer["unsupported"]} == {"identifier"}  # SPEC §4: the contract's shape
+
+
+# an answer is reported at its own line ------------------------------------------------------------------
+
+
+def _claude_code_session() -> list[dict]:
+    session = {"sessionId": "s-1", "cwd": "/w", "version": "2.1.38"}
+    return [
+        {"type": "user", **session, "uuid": "u1", "parentUuid": None,
+         "message": {"role": "user", "content": "Which order shipped?"}},
+        {"type": "assistant", **session, "uuid": "a1", "parentUuid": "u1",
+         "message": {"id": "m1", "role": "assistant", "content": [
+             {"type": "tool_use", "id": "t1", "name": "orders", "input": {}}]}},
+        {"type": "user", **session, "uuid": "u2", "parentUuid": "a1",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "t1", "content": "ORD-55120 shipped"}]}},
+        {"type": "assistant", **session, "uuid": "a2", "parentUuid": "u2",
+         "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "ORD-55120 shipped."}]}},
+        {"type": "assistant", **session, "uuid": "a3", "parentUuid": "a2",
+         "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "Also ORD-99999."}]}},
+    ]
+
+
+def test_a_claude_code_answer_is_reported_at_the_line_of_its_record(tmp_path):
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in _claude_code_session()))
+    result = invoke("check", str(path), "--format", "concise")
+    assert f"{path}:4: conversation s-1 turn 0 ORD-99999 (identifier)" in result.stdout

@@ -45,19 +45,20 @@ def assemble(records: list[tuple[int, dict]], source: str) -> Conversation:
     turn_texts: list[str] = []
     turn_calls: list[tuple[object, object, str | None]] = []
     turn_id: object = None
+    turn_line = 0  # the line of the turn's first text: where its answer is reported
 
     def close_turn() -> None:
-        nonlocal turn_texts, turn_calls, turn_id
+        nonlocal turn_texts, turn_calls, turn_id, turn_line
         if turn_id is None:
             return
         if turn_calls:
             ledger.add_turn(turn_calls)
             items.append(calls_item(turn_calls))
         else:
-            items.append(Item(Kind.ANSWER, "\n".join(turn_texts)))
-        turn_texts, turn_calls, turn_id = [], [], None
+            items.append(Item(Kind.ANSWER, "\n".join(turn_texts), line=turn_line))
+        turn_texts, turn_calls, turn_id, turn_line = [], [], None, 0
 
-    for _line, record in records:
+    for line, record in records:
         message = record["message"]
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else [
@@ -69,6 +70,7 @@ def assemble(records: list[tuple[int, dict]], source: str) -> Conversation:
             for block in blocks:
                 if block.get("type") == "text" and isinstance(block.get("text"), str):
                     turn_texts.append(block["text"])
+                    turn_line = turn_line or line
                 elif block.get("type") == "tool_use":
                     turn_calls.append((block.get("id"), block.get("name"), arguments_text(block.get("input"))))
             continue

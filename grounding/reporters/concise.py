@@ -8,6 +8,7 @@ from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
 from grounding.reporters.findings import findings_of
+from grounding.values import shown_shape
 
 
 class ConciseReporter:
@@ -17,7 +18,7 @@ class ConciseReporter:
     def answer(self, judged: JudgedAnswer) -> None:
         for finding in findings_of(judged):
             label = finding.text or finding.message
-            shape = f" ({finding.shape})" if finding.shape else ""
+            shape = f" ({shown_shape(finding.value, finding.shape)})" if finding.shape else ""
             tag = "" if finding.rule == "unsupported-value" else f" [{finding.rule}]"
             self.out.write(f"{finding.source}:{finding.line}: {finding.where} {label}{shape}{tag}\n")
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from grounding.engine import JudgedAnswer
+from grounding.values import shown_shape
 from grounding.verdict import Status
 
 RULES = {
@@ -69,7 +70,7 @@ def findings_of(judged: JudgedAnswer, *, derived: bool = False) -> Iterator[Find
         return
     for value in verdict.unsupported:
         yield Finding("unsupported-value", *common, value.value, value.text, value.shape,
-                      f"{value.text} ({value.shape}) appears in no tool result read before it")
+                      f"{value.text} ({shown_shape(value.value, value.shape)}) appears in no tool result read before it")
     for value in verdict.examples:
         yield Finding("example", *common, value.value, value.text, value.shape,
                       f"{value.text} is written as an example, not a claim")

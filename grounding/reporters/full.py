@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, counted, summary_line
+from grounding.values import shown_shape
 from grounding.verdict import Finding, Status, Verdict
 
 _CONTEXT = 40
@@ -125,8 +126,8 @@ class FullReporter:
                 detail = f" at {attempt.stage}: {attempt.error}" if attempt.stage else ""
                 line("  ", (f"attempt {attempt.attempt}", "dim"), f" {attempt.outcome}{detail}")
         for finding in verdict.unsupported:
-            line("  ", ("unsupported", "red"), f" {finding.text} ({finding.shape})")
-            line("    ", *_in_context(judged.text, finding.text, "bold red"))
+            line("  ", ("unsupported", "red"), f" {finding.text} ({shown_shape(finding.value, finding.shape)})")
+            line("    ", *_in_context(judged.text, finding, "bold red"))
         for finding in verdict.grounded_via:
             line("  ", (finding.via, "dim"), f" {finding.text}{_how(finding)}")
         for finding in verdict.examples:
@@ -171,9 +172,10 @@ def _how(finding: Finding) -> str:
     return f": {detail}" if detail else ""
 
 
-def _in_context(text: str, written: str, style: str) -> list[Part]:
-    """The answer text around the first place value is written, with the value highlighted."""
-    at = text.find(written)
+def _in_context(text: str, finding: Finding, style: str) -> list[Part]:
+    """The answer text around the first place the value is written, with the value highlighted."""
+    written = finding.text
+    at = finding.at if text[finding.at : finding.at + len(written)] == written else text.find(written)
     if at < 0:
         at = text.lower().find(written.lower())
     if at < 0:

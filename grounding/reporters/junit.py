@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.values import shown_shape
 from grounding.verdict import Status
 
 
@@ -29,7 +30,7 @@ class JunitReporter:
         attributes = f"classname={quoteattr(judged.source)} name={quoteattr(name)} file={quoteattr(judged.source)} line=\"{judged.line}\""
         body = ""
         if verdict.status is Status.FLAGGED:
-            values = ", ".join(f"{f.text} ({f.shape})" for f in verdict.unsupported)
+            values = ", ".join(f"{f.text} ({shown_shape(f.value, f.shape)})" for f in verdict.unsupported)
             message = f"{len(verdict.unsupported)} value(s) appear in no tool result read before them: {values}"
             body = f"<failure message={quoteattr(message)} type=\"unsupported-value\">{escape(judged.text)}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
