@@ -150,7 +150,7 @@ class Assembler:
 
     def _trace_record(self, name: str, module, value: object, source: str, line: int) -> Iterator[Event]:
         if not isinstance(value, dict):
-            yield Problem(source, line, f"a {name} record must be a JSON object")
+            yield Problem(source, line, f"a record of the {name} format must be a JSON object")
             return
         try:
             found = module.entries(value)

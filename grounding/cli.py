@@ -4,6 +4,7 @@
 import gc
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -16,6 +17,7 @@ from grounding import __version__
 from grounding.baseline import Baseline
 from grounding.baseline import write as write_baseline_file
 from grounding.config import Resolved, describe, resolve
+from grounding.engine import JudgedAnswer
 from grounding.errors import GroundingError
 from grounding.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.inputs import Problem, check_readable, expand, known_size
@@ -24,7 +26,8 @@ from grounding.progress import Progress
 from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.report import Summary, counted, empty_run_message, statistics_lines, summary_line
 from grounding.report_file import AtomicFile, check_target
-from grounding.reporters import OutputFormat, make_reporter
+from grounding.reporters import OutputFormat, ReportOptions, make_reporter
+from grounding.rules import ALL_CODES, selection, without_ignored
 from grounding.runner import judge_inputs
 from grounding.settings import Settings, build_settings, shape_table
 
@@ -97,6 +100,14 @@ def check(
     ] = None,
     exit_zero: Annotated[Optional[bool], typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = None,
     strict: Annotated[Optional[bool], typer.Option("--strict", help="Exit 2 when any record cannot be read.")] = None,
+    select: Annotated[
+        Optional[list[str]],
+        typer.Option("--select", metavar="CODE", help="Report only these rules (code, name or prefix; repeatable)."),
+    ] = None,
+    ignore: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore", metavar="CODE", help="Neither report nor fail on these rules (repeatable)."),
+    ] = None,
     allow_empty: Annotated[
         Optional[bool], typer.Option("--allow-empty", help="Exit 0, not 2, when the inputs hold no answer to judge.")
     ] = None,
@@ -183,6 +194,8 @@ def check(
             "exit-zero": exit_zero,
             "strict": strict,
             "allow-empty": allow_empty,
+            "select": select,
+            "ignore": ignore,
             "input-format": input_format,
             "statistics": statistics,
             "baseline": _text(baseline),
@@ -236,6 +249,7 @@ def _settings(options: Resolved) -> Settings:
         contracts = load_contracts(options["schema"], options["schema-for"])
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
                    fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
+                   rules=selection(options["select"], options["ignore"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
 
 
@@ -333,12 +347,13 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     report_file = AtomicFile(options["output"]) if options["output"] else None
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
     out = progress.guard(report_file.stream if report_file else sys.stdout)
-    reporter = make_reporter(output_format, out, progress.guard(sys.stderr), verbose=bool(options["verbose"]),
-                             quiet=bool(options["quiet"]), failing=partial(failing_reason, settings=settings))
+    shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
+                          failing=partial(failing_reason, settings=settings), codes=settings.rules)
+    reporter = make_reporter(output_format, out, progress.guard(sys.stderr), shown)
     summary = Summary()
     collected: list = []
     try:
-        adjust = None if known is None else known.apply
+        adjust = _adjustment(known, settings)
         events = judge_inputs(files, settings, summary, options["input-format"], on_record=progress.advance,
                               adjust=adjust, explain=bool(options["explain"]),
                               max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True)
@@ -374,6 +389,21 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
         if not options["quiet"]:
             print(f"{summary_line(summary)}; report written to {options['output']}")
     return _finish(summary, settings, options, known, write, collected, files)
+
+
+def _adjustment(known: Baseline | None, settings: Settings) -> Callable[[JudgedAnswer], JudgedAnswer] | None:
+    """What rewrites an answer before it is counted: the baseline takes known values out, an ignored rule
+    its findings."""
+    if settings.rules == ALL_CODES:
+        return None if known is None else known.apply
+
+    def adjust(judged: JudgedAnswer) -> JudgedAnswer:
+        if known is not None:
+            judged = known.apply(judged)
+        verdict = without_ignored(judged.verdict, settings.rules)
+        return judged if verdict is judged.verdict else replace(judged, verdict=verdict)
+
+    return adjust
 
 
 def _finish(summary: Summary, settings: Settings, options: Resolved, known: Baseline | None, write: bool,

@@ -41,6 +41,8 @@ KEYS: dict[str, Key] = {
     "fail-on-unjudgeable": Key("bool", False),
     "exit-zero": Key("bool", False),
     "allow-empty": Key("bool", False),
+    "select": Key("list", []),
+    "ignore": Key("list", []),
     "strict": Key("bool", False),
     "input-format": Key("str", None),
     "output-format": Key("choice", "full", OUTPUT_FORMATS),

@@ -36,11 +36,11 @@ def failures(summary: Summary, settings: Settings) -> list[str]:
     reasons = []
     if summary.flagged:
         reasons.append(counted(summary.flagged, "answer") + " flagged")
-    if summary.contract_unmet and not settings.contract_warn_only:
+    if summary.contract_unmet and not settings.contract_warn_only and "GR002" in settings.rules:
         reasons.append(counted(summary.contract_unmet, "answer") + " contract-unmet")
-    if settings.fail_on_unjudgeable and summary.unjudgeable:
+    if settings.fail_on_unjudgeable and summary.unjudgeable and "GR003" in settings.rules:
         reasons.append(counted(summary.unjudgeable, "answer") + " unjudgeable (--fail-on-unjudgeable)")
-    if settings.fail_on_derived and summary.derived:
+    if settings.fail_on_derived and summary.derived and "GR006" in settings.rules:
         reasons.append(counted(summary.derived, "answer") + " derived (--fail-on-derived)")
     if settings.fail_on_example and summary.examples:
         reasons.append(counted(summary.examples, "example") + " (--fail-on-example)")
@@ -55,11 +55,11 @@ def failing_reason(verdict: Verdict, settings: Settings) -> str | None:
     status = verdict.status
     if status is Status.FLAGGED:
         return "flagged"
-    if status is Status.CONTRACT_UNMET and not settings.contract_warn_only:
+    if status is Status.CONTRACT_UNMET and not settings.contract_warn_only and "GR002" in settings.rules:
         return "contract unmet"
-    if status is Status.UNJUDGEABLE and settings.fail_on_unjudgeable:
+    if status is Status.UNJUDGEABLE and settings.fail_on_unjudgeable and "GR003" in settings.rules:
         return "--fail-on-unjudgeable"
-    if status is Status.DERIVED and settings.fail_on_derived:
+    if status is Status.DERIVED and settings.fail_on_derived and "GR006" in settings.rules:
         return "--fail-on-derived"
     if verdict.examples and settings.fail_on_example:
         return "--fail-on-example"

@@ -8,6 +8,7 @@ import regex
 
 from grounding.errors import OptionError, PatternTimeout
 from grounding.normalise import lookup_forms, normalise
+from grounding.rules import ALL_CODES
 
 # A user pattern gets this long per token; a catastrophic one ends the run with a clear error.
 PATTERN_TIMEOUT_SECONDS = 0.25
@@ -51,6 +52,7 @@ class Settings:
     fail_on_example: bool = False
     exit_zero: bool = False
     allow_empty: bool = False  # a run that judges no answer exits 0, not 2
+    rules: frozenset[str] = ALL_CODES  # the rules reported and failing the run (--select / --ignore)
     fail_on_unjudgeable: bool = False  # an answer whose evidence is not in the record fails the gate
     contracts: object = None  # grounding.contract.Contracts, when a schema was given
     contract_warn_only: bool = False

@@ -38,7 +38,7 @@ def test_sarif_validates_against_the_official_schema():
     document = json.loads(result.stdout)
     jsonschema.validate(document, schema)
     results = document["runs"][0]["results"]
-    unsupported = [r for r in results if r["ruleId"] == "unsupported-value"]
+    unsupported = [r for r in results if r["ruleId"] == "GR001"]  # unsupported-value
     assert len(unsupported) == 4
     first = unsupported[0]
     assert first["locations"][0]["physicalLocation"]["region"]["startLine"] == 2
@@ -74,7 +74,7 @@ def test_github_caps_annotations_and_writes_the_step_summary(tmp_path, monkeypat
     lines = result.stdout.splitlines()
     assert sum(line.startswith("::error ") for line in lines) == 10
     assert any(line.startswith("::notice title=ground::4 more errors") for line in lines)
-    assert summary.read_text().count("| unsupported-value |") == 14
+    assert summary.read_text().count("| GR001 unsupported-value |") == 14
 
 
 def test_github_escapes_properties_and_data():
@@ -122,7 +122,7 @@ def test_pyproject_is_found_from_a_subfolder_and_the_cli_wins(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path / "sub")
     result = invoke("check", SUPPORT)
     assert "RMA-40213" not in result.stdout and "1Z999AA10123456785" in result.stdout
-    assert ":2: conversation order-status-invented turn 0 1Z999AA10123456785" in result.stdout  # concise lines
+    assert ":2: GR001 conversation order-status-invented turn 0 1Z999AA10123456785" in result.stdout  # concise lines
     result = invoke("check", SUPPORT, "--format", "json")
     json.loads(result.stdout)
 

@@ -153,14 +153,22 @@ def _run_in_a_terminal(args: list[str], seconds: float = 60) -> str:
 
 
 def _screen_lines(output: str) -> list[str]:
-    """What stays on screen: each line as a terminal shows it once carriage returns and erases are done."""
+    """What stays on screen: each line as a terminal shows it, carriage returns and erases (ESC [ K) done."""
     shown = []
-    for raw in output.replace("\r\n", "\n").split("\n"):
-        line = ""
-        for piece in raw.split("\r"):
-            piece = piece.replace("\x1b[K", "")
-            line = piece + line[len(piece):] if piece else line
-        shown.append(_strip_styles(line))
+    for raw in _strip_styles(output).replace("\r\n", "\n").split("\n"):
+        line, cursor, at = "", 0, 0
+        while at < len(raw):
+            if raw.startswith("\x1b[K", at):
+                line, at = line[:cursor], at + 3
+                continue
+            char = raw[at]
+            if char == "\r":
+                cursor = 0
+            else:
+                line = line[:cursor] + char + line[cursor + 1:]
+                cursor += 1
+            at += 1
+        shown.append(line)
     return shown
 
 
@@ -242,7 +250,7 @@ def test_values_are_shown_without_the_punctuation_that_ends_the_sentence():
     texts = [u["text"] for u in json.loads(result.stdout)["answers"][0]["unsupported"]]
     assert texts == ["1Z999AA10123456785", "$1,207.50", "v9.35.0"]
     full = invoke("check", "-", stdin=json.dumps(record) + "\n").stdout
-    assert "unsupported 1Z999AA10123456785 (identifier)" in full and "unsupported v9.35.0 (identifier)" in full
+    assert "unsupported-value 1Z999AA10123456785 (identifier)" in full and "unsupported-value v9.35.0 (identifier)" in full
 
 
 def test_the_value_is_highlighted_where_it_stands_not_inside_a_longer_token():
@@ -262,8 +270,8 @@ def test_the_value_is_highlighted_where_it_stands_not_inside_a_longer_token():
 def test_dates_and_times_are_labelled_so_in_human_reports_and_the_json_keeps_the_spec_shape():
     record = openai_record({"status": "ok"}, answer="It ran on 2026-03-14 at 14:35 on host ab-1234.")
     full = invoke("check", "-", stdin=json.dumps(record) + "\n").stdout
-    assert "unsupported 2026-03-14 (date)" in full and "unsupported 14:35 (time)" in full
-    assert "unsupported ab-1234 (identifier)" in full
+    assert "unsupported-value 2026-03-14 (date)" in full and "unsupported-value 14:35 (time)" in full
+    assert "unsupported-value ab-1234 (identifier)" in full
     answer = json.loads(invoke("check", "-", "--format", "json", stdin=json.dumps(record) + "\n").stdout)["answers"][0]
     assert {u["shape"] for u in answer["unsupported"]} == {"identifier"}  # SPEC §4: the contract's shape
 
@@ -293,4 +301,36 @@ def test_a_claude_code_answer_is_reported_at_the_line_of_its_record(tmp_path):
     path = tmp_path / "session.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in _claude_code_session()))
     result = invoke("check", str(path), "--format", "concise")
-    assert f"{path}:4: conversation s-1 turn 0 ORD-99999 (identifier)" in result.stdout
+    assert f"{path}:4: GR001 conversation s-1 turn 0 ORD-99999 (identifier)" in result.stdout
+
+
+# rule codes, --select / --ignore, errors capped per file ------------------------------------------------
+
+
+def test_every_finding_format_names_the_rule_by_its_code():
+    for output_format, mark in [("full", "GR001 unsupported-value"), ("concise", ": GR001 conversation"),
+                                ("github", "title=ground GR001 (unsupported-value)"),
+                                ("gitlab", '"check_name": "GR001 unsupported-value"'),
+                                ("sarif", '"ruleId": "GR001"'), ("junit", "GR001 2 values appear")]:
+        assert mark in invoke("check", SUPPORT, "--format", output_format).stdout, output_format
+
+
+def test_ignoring_a_rule_neither_reports_nor_fails_on_it():
+    result = invoke("check", SUPPORT, "--ignore", "GR001")
+    assert result.exit_code == 0 and "unsupported-value" not in result.stdout
+    assert invoke("check", SUPPORT, "--select", "GR007", "--format", "concise").stdout.count("GR001") == 0
+    assert invoke("check", SUPPORT, "--fail-on-derived", "--ignore", "derived-value", "--ignore", "GR001").exit_code == 0
+    assert invoke("check", SUPPORT, "--select", "GR0").exit_code == 1  # a prefix selects every rule it begins
+
+
+def test_a_rule_that_does_not_exist_is_a_usage_error_with_a_suggestion():
+    result = invoke("check", SUPPORT, "--ignore", "unsuported-value")
+    assert result.exit_code == 2 and "did you mean unsupported-value" in result.stderr
+
+
+def test_errors_are_capped_per_file_with_a_hint(tmp_path):
+    path = tmp_path / "other.jsonl"
+    path.write_text("".join(json.dumps({"event": "x", "n": n}) + "\n" for n in range(40)))
+    result = invoke("check", str(path), "--allow-empty")
+    assert result.stderr.count("error:") == 11
+    assert "and 30 more records that could not be read" in result.stderr and "ground formats" in result.stderr

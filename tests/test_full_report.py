@@ -35,7 +35,7 @@ def _transcript(tmp_path):
 def test_a_value_is_shown_as_typed_never_as_an_emoji(tmp_path):
     result = runner.invoke(app, ["check", _transcript(tmp_path)])
     assert result.exit_code == 1
-    assert f"unsupported {MAC} (identifier)" in result.stdout
+    assert f"unsupported-value {MAC} (identifier)" in result.stdout
     assert "\U0001f4bf" not in result.stdout and ":tada:" in result.stdout
 
 

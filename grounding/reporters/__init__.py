@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from importlib import import_module
 from typing import Protocol, TextIO
@@ -10,6 +11,7 @@ from typing import Protocol, TextIO
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.rules import ALL_CODES
 from grounding.verdict import Verdict
 
 
@@ -34,37 +36,46 @@ class Reporter(Protocol):
 Failing = Callable[[Verdict], "str | None"]
 
 
-def _full(out: TextIO, err: TextIO, verbose: bool, quiet: bool = False, failing: Failing | None = None) -> Reporter:
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """What every reporter may be told: the full report reads them all, the others the rules selected."""
+
+    verbose: bool = False
+    quiet: bool = False
+    failing: Failing | None = None
+    codes: frozenset[str] = ALL_CODES  # the rules --select / --ignore leave: only their findings are shown
+
+
+def _full(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
     from grounding.reporters.full import FullReporter
 
-    return FullReporter(out, err, verbose=verbose, quiet=quiet, failing=failing)
+    return FullReporter(out, err, verbose=options.verbose, quiet=options.quiet, failing=options.failing,
+                        codes=options.codes)
 
 
-def _simple(module: str, name: str) -> Callable[[TextIO, TextIO, bool], Reporter]:
-    """Import a reporter only when it is used: start-up stays light."""
+def _simple(module: str, name: str, *, by_rule: bool = True) -> Callable[[TextIO, TextIO, ReportOptions], Reporter]:
+    """Import a reporter only when it is used: start-up stays light. A reporter by_rule lists findings, and
+    lists only those of the rules selected; the JSON reports hold every answer whole."""
 
-    def make(out: TextIO, err: TextIO, verbose: bool) -> Reporter:
-        return getattr(import_module(f"grounding.reporters.{module}"), name)(out, err)
+    def make(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
+        reporter = getattr(import_module(f"grounding.reporters.{module}"), name)
+        return reporter(out, err, codes=options.codes) if by_rule else reporter(out, err)
 
     return make
 
 
-REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, bool], Reporter]] = {
+REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, ReportOptions], Reporter]] = {
     OutputFormat.FULL: _full,
     OutputFormat.CONCISE: _simple("concise", "ConciseReporter"),
-    OutputFormat.JSON: _simple("json_report", "JsonReporter"),
-    OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter"),
+    OutputFormat.JSON: _simple("json_report", "JsonReporter", by_rule=False),
+    OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter", by_rule=False),
     OutputFormat.SARIF: _simple("sarif", "SarifReporter"),
-    OutputFormat.JUNIT: _simple("junit", "JunitReporter"),
+    OutputFormat.JUNIT: _simple("junit", "JunitReporter", by_rule=False),
     OutputFormat.GITHUB: _simple("github", "GithubReporter"),
     OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter"),
 }
 
 
-def make_reporter(
-    output_format: OutputFormat, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False,
-    failing: Failing | None = None,
-) -> Reporter:
-    if output_format is OutputFormat.FULL:
-        return _full(out, err, verbose, quiet, failing)
-    return REPORTERS[output_format](out, err, verbose)
+def make_reporter(output_format: OutputFormat, out: TextIO, err: TextIO,
+                  options: ReportOptions = ReportOptions()) -> Reporter:
+    return REPORTERS[output_format](out, err, options)

@@ -1,4 +1,4 @@
-"""``--output-format concise``: one line per unsupported value, ``path:line: conversation turn value (shape)``."""
+"""``--output-format concise``: one line per finding, ``path:line: CODE conversation turn value (shape)``."""
 
 from __future__ import annotations
 
@@ -8,19 +8,21 @@ from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
 from grounding.reporters.findings import findings_of
+from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
 
 
 class ConciseReporter:
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES) -> None:
         self.out, self.err = out, err
+        self.codes = codes
 
     def answer(self, judged: JudgedAnswer) -> None:
-        for finding in findings_of(judged):
+        for finding in findings_of(judged, codes=self.codes):
             label = finding.text or finding.message
             shape = f" ({shown_shape(finding.value, finding.shape)})" if finding.shape else ""
             tag = "" if finding.rule == "unsupported-value" else f" [{finding.rule}]"
-            self.out.write(f"{finding.source}:{finding.line}: {finding.where} {label}{shape}{tag}\n")
+            self.out.write(f"{finding.source}:{finding.line}: {finding.code} {finding.where} {label}{shape}{tag}\n")
 
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"

@@ -12,19 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from grounding.engine import JudgedAnswer
+from grounding.rules import ALL_CODES, BY_NAME
 from grounding.values import shown_shape
 from grounding.verdict import Status
-
-RULES = {
-    "unsupported-value": ("error", "A value in a final answer appears in no tool result read before it."),
-    "unjudgeable": ("warning", "The evidence the answer was written from is not in the record."),
-    "contract-unmet": ("error", "The answer does not meet its output schema (json-parse or schema-validate)."),
-    "truncated": ("warning", "The model stopped at a limit: the text is not a finished answer."),
-    "refused": ("warning", "The model declined to answer."),
-    "derived-value": ("note", "A value computed from read values, shown with its formula."),
-    "example": ("note", "A value written as an example or a format hint, not as a claim."),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -40,7 +30,11 @@ class Finding:
 
     @property
     def level(self) -> str:
-        return RULES[self.rule][0]
+        return BY_NAME[self.rule].level
+
+    @property
+    def code(self) -> str:
+        return BY_NAME[self.rule].code
 
     @property
     def fingerprint(self) -> str:
@@ -53,8 +47,15 @@ class Finding:
         return f"conversation {conversation} turn {self.turn}"
 
 
-def findings_of(judged: JudgedAnswer, *, derived: bool = False) -> Iterator[Finding]:
-    """The findings of one answer: unsupported values, examples, unjudgeable, and derived values if asked."""
+def findings_of(judged: JudgedAnswer, *, derived: bool = False, codes: frozenset[str] = ALL_CODES) -> Iterator[Finding]:
+    """The findings of one answer whose rules are selected (codes): unsupported values, examples, unjudgeable,
+    and derived values if asked."""
+    for finding in _findings(judged, derived):
+        if finding.code in codes:
+            yield finding
+
+
+def _findings(judged: JudgedAnswer, derived: bool) -> Iterator[Finding]:
     verdict = judged.verdict
     common = (judged.source, judged.line, judged.conversation, judged.turn)
     if verdict.status is Status.UNJUDGEABLE:

@@ -13,18 +13,25 @@ import builtins
 import os
 import re
 import stat
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, counted, summary_line
+from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
-from grounding.verdict import Finding, Status, Verdict
+from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
 
 _CONTEXT = 40
 _WHITESPACE = re.compile(r"\s+")
 _SHOWN = (Status.FLAGGED, Status.UNJUDGEABLE, Status.CONTRACT_UNMET, Status.TRUNCATED, Status.REFUSED)
+# The rule an answer's status is reported under, when the status is a finding of its own.
+_STATUS_RULES = {Status.CONTRACT_UNMET: "GR002", Status.UNJUDGEABLE: "GR003", Status.TRUNCATED: "GR004",
+                 Status.REFUSED: "GR005"}
+# Errors shown per input file: a file of another format gives one per line; the rest are counted.
+ERRORS_SHOWN_PER_FILE = 10
 _STYLES = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
            Status.CONTRACT_UNMET: "bold red"}
 
@@ -89,20 +96,32 @@ class _Lines:
 
 
 class FullReporter:
+    """Each answer that fails the run or needs a look, a blank line between answers, then the summary. A
+    finding's line starts with its rule's code and name; how a value was grounded is shown with -v (and for
+    an answer that fails the run by --fail-on-derived, whose formulas are the reason)."""
+
     def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False,
-                 failing: Callable[[Verdict], str | None] | None = None) -> None:
+                 failing: Callable[[Verdict], str | None] | None = None, codes: frozenset[str] = ALL_CODES) -> None:
         self.quiet = quiet
         self.failing = failing
+        self.codes = codes
         self.out = _Lines(out)
         self.err = _Lines(err)
         self.verbose = verbose
+        self.shown = 0
+        self.errors_per_file: Counter[str] = Counter()
 
     def answer(self, judged: JudgedAnswer) -> None:
         verdict = judged.verdict
         fails = self.failing(verdict) if self.failing is not None else None
-        if verdict.status not in _SHOWN and not self.verbose and fails is None:
+        rule = _STATUS_RULES.get(verdict.status)
+        needs_a_look = verdict.status in _SHOWN and (rule is None or rule in self.codes)
+        if not (needs_a_look or self.verbose or fails is not None):
             return
         line = self.out.line
+        if self.shown:
+            line("")
+        self.shown += 1
         conversation = judged.conversation if judged.conversation is not None else "-"
         line(
             (f"{judged.source}:{judged.line}", "bold"), f" conversation {conversation} turn {judged.turn}: ",
@@ -112,40 +131,64 @@ class FullReporter:
         )
         if fails is not None and fails.startswith("--"):
             line("  ", ("fails the run:", "bold red"), f" {fails}")
+        self._status_lines(verdict)
+        for finding in verdict.unsupported:
+            line("  ", ("GR001 unsupported-value", "red"),
+                 f" {finding.text} ({shown_shape(finding.value, finding.shape)})")
+            line("    ", *_in_context(judged.text, finding, "bold red"))
+        if self.verbose or fails == "--fail-on-derived":
+            for finding in verdict.grounded_via:
+                code = "GR006 derived-value" if finding.via in COMPUTED_VIA else "grounded"
+                line("  ", (code, "dim"), f" {finding.text} (via {finding.via}){_how(finding)}")
+        for finding in verdict.examples:
+            line("  ", ("GR007 example", "cyan"), f" {finding.text} (not a claim; never fails the answer)")
+        for explanation in judged.explanation:
+            line("  ", ("explain", "blue"), f" {explanation.line()}")
+        self.out.flush()  # a finding shows as soon as it is made at the head of a pipe or on a terminal
+
+    def _status_lines(self, verdict: Verdict) -> None:
+        line = self.out.line
         if verdict.reason:
-            label = "cannot judge" if verdict.status is Status.UNJUDGEABLE else "not an answer"
+            rule = _STATUS_RULES.get(verdict.status)
+            label = f"{rule} {verdict.status.value}" if rule else "not judged"
             line("  ", (f"{label}:", "magenta"), f" {verdict.reason}")
         if verdict.revision is not None:
             fixed = "grounded them" if verdict.revision["after_revision"] else "did not ground them all"
             named = ", ".join(verdict.revision["values_named"]) or "no value"
             line("  ", (f"after an evidence re-ask naming {named}: the revision {fixed}", "dim"))
         if verdict.contract is not None and verdict.contract.stage and not verdict.contract.attempts:
-            line("  ", ("contract unmet", "red"), f" at {verdict.contract.stage}: {verdict.contract.error or ''}")
+            line("  ", ("GR002 contract-unmet", "red"),
+                 f" at {verdict.contract.stage}: {verdict.contract.error or ''}")
         if verdict.contract is not None:
             for attempt in verdict.contract.attempts:
                 detail = f" at {attempt.stage}: {attempt.error}" if attempt.stage else ""
                 line("  ", (f"attempt {attempt.attempt}", "dim"), f" {attempt.outcome}{detail}")
-        for finding in verdict.unsupported:
-            line("  ", ("unsupported", "red"), f" {finding.text} ({shown_shape(finding.value, finding.shape)})")
-            line("    ", *_in_context(judged.text, finding, "bold red"))
-        for finding in verdict.grounded_via:
-            line("  ", (finding.via, "dim"), f" {finding.text}{_how(finding)}")
-        for finding in verdict.examples:
-            line("  ", ("example", "cyan"), f" {finding.text} (not a claim; never fails the answer)")
-        for explanation in judged.explanation:
-            line("  ", ("explain", "blue"), f" {explanation.line()}")
-        self.out.flush()  # a finding shows as soon as it is made at the head of a pipe or on a terminal
 
     def problem(self, problem: Problem) -> None:
+        self.errors_per_file[problem.source] += 1
+        if self.errors_per_file[problem.source] > ERRORS_SHOWN_PER_FILE:
+            return  # counted, and said at the end
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
         self.out.flush(final=True)  # what came before it first, where both streams go to one file
         self.err.line(("error:", "bold red"), f" {where}: {problem.message}")
         self.err.flush(final=True)
 
     def finish(self, summary: Summary) -> None:
+        self._errors_not_shown()
         if not self.quiet:
+            if self.shown:
+                self.out.line("")
             self.out.line((summary_line(summary), "bold red" if summary.flagged else "bold green"))
         self.out.flush(final=True)
+
+    def _errors_not_shown(self) -> None:
+        capped = [(source, count) for source, count in self.errors_per_file.items() if count > ERRORS_SHOWN_PER_FILE]
+        for source, count in capped:
+            more = count - ERRORS_SHOWN_PER_FILE
+            self.err.line(("error:", "bold red"), f" {source}: and {counted(more, 'more record')} that could not be "
+                          "read; if the file is of another format, `ground formats` lists those read")
+        if capped:
+            self.err.flush(final=True)
 
 
 def _is_regular_file(stream: TextIO) -> bool:

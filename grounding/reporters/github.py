@@ -14,21 +14,24 @@ from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
 from grounding.reporters.findings import Finding, findings_of
+from grounding.rules import ALL_CODES
 
 ANNOTATION_CAP = 10
 _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 class GithubReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, step_summary: str | None = None) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, step_summary: str | None = None,
+                 codes: frozenset[str] = ALL_CODES) -> None:
         self.out, self.err = out, err
+        self.codes = codes
         self.step_summary = step_summary if step_summary is not None else os.environ.get("GITHUB_STEP_SUMMARY")
         self.findings: list[Finding] = []
         self.errors_written = 0  # error annotations written, input errors included: GitHub caps them together
         self.input_errors = 0
 
     def answer(self, judged: JudgedAnswer) -> None:
-        for finding in findings_of(judged):
+        for finding in findings_of(judged, codes=self.codes):
             self.findings.append(finding)
             level = _LEVELS[finding.level]
             if level == "error":
@@ -36,7 +39,7 @@ class GithubReporter:
                     continue
                 self.errors_written += 1
             self.out.write(
-                f"::{level} file={_property(finding.source)},line={finding.line},title=ground ({finding.rule})"
+                f"::{level} file={_property(finding.source)},line={finding.line},title=ground {finding.code} ({finding.rule})"
                 f"::{_data(finding.message + ' (' + finding.where + ')')}\n"
             )
 
@@ -66,7 +69,7 @@ def _markdown(findings: list[Finding], summary: Summary) -> str:
     if findings:
         lines += ["| file | line | conversation | turn | value | finding |", "|---|---|---|---|---|---|"]
         for f in findings:
-            cells = [f.source, str(f.line), str(f.conversation), str(f.turn), f.text or "—", f.rule]
+            cells = [f.source, str(f.line), str(f.conversation), str(f.turn), f.text or "—", f"{f.code} {f.rule}"]
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n\n"
 

@@ -11,21 +11,23 @@ from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
 from grounding.reporters.findings import findings_of
+from grounding.rules import ALL_CODES
 
 _SEVERITY = {"error": "major", "warning": "minor", "note": "info"}
 
 
 class GitlabReporter:
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES) -> None:
         self.out, self.err = out, err
+        self.codes = codes
         self.issues: list[dict] = []
         self.project = os.environ.get("CI_PROJECT_DIR", "")
 
     def answer(self, judged: JudgedAnswer) -> None:
-        for finding in findings_of(judged):
+        for finding in findings_of(judged, codes=self.codes):
             self.issues.append({
                 "description": f"{finding.message} ({finding.where})",
-                "check_name": finding.rule,
+                "check_name": f"{finding.code} {finding.rule}",
                 "fingerprint": finding.fingerprint[:32],
                 "severity": _SEVERITY[finding.level],
                 "location": {"path": self._path(finding.source), "lines": {"begin": finding.line}},

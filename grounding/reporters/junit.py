@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
-from grounding.report import Summary
+from grounding.report import Summary, counted
 from grounding.values import shown_shape
 from grounding.verdict import Status
 
@@ -31,12 +31,14 @@ class JunitReporter:
         body = ""
         if verdict.status is Status.FLAGGED:
             values = ", ".join(f"{f.text} ({shown_shape(f.value, f.shape)})" for f in verdict.unsupported)
-            message = f"{len(verdict.unsupported)} value(s) appear in no tool result read before them: {values}"
+            count = len(verdict.unsupported)
+            message = (f"GR001 {counted(count, 'value')} {'appears' if count == 1 else 'appear'} in no tool result "
+                       f"read before {'it' if count == 1 else 'them'}: {values}")
             body = f"<failure message={quoteattr(message)} type=\"unsupported-value\">{escape(judged.text)}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
         elif verdict.status is Status.CONTRACT_UNMET:
             contract = verdict.contract
-            message = f"contract unmet at {contract.stage}: {contract.error}"
+            message = f"GR002 contract unmet at {contract.stage}: {contract.error}"
             body = f"<failure message={quoteattr(message)} type=\"contract-unmet\">{escape(judged.text)}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
         elif verdict.status in (Status.UNJUDGEABLE, Status.TRUNCATED, Status.REFUSED):

@@ -15,20 +15,22 @@ from grounding import __version__
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
-from grounding.reporters.findings import RULES, Finding, findings_of
+from grounding.reporters.findings import Finding, findings_of
+from grounding.rules import ALL_CODES, RULES
 
-_RULE_IDS = list(RULES)
+_RULE_INDEX = {rule.code: number for number, rule in enumerate(RULES)}
 
 
 class SarifReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, derived: bool = False) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, derived: bool = False, codes: frozenset[str] = ALL_CODES) -> None:
         self.out, self.err = out, err
+        self.codes = codes
         self.results: list[dict] = []
         self.notifications: list[dict] = []
         self.derived = derived
 
     def answer(self, judged: JudgedAnswer) -> None:
-        self.results.extend(_result(finding) for finding in findings_of(judged, derived=self.derived))
+        self.results.extend(_result(finding) for finding in findings_of(judged, derived=self.derived, codes=self.codes))
 
     def problem(self, problem: Problem) -> None:
         self.notifications.append({
@@ -41,11 +43,10 @@ class SarifReporter:
         driver = {
             "name": "ground",
             "version": __version__,
-            "informationUri": "https://github.com/",
             "rules": [
-                {"id": rule, "name": rule, "shortDescription": {"text": text},
-                 "defaultConfiguration": {"level": level}}
-                for rule, (level, text) in RULES.items()
+                {"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary},
+                 "defaultConfiguration": {"level": rule.level}}
+                for rule in RULES
             ],
         }
         run: dict = {"tool": {"driver": driver}, "results": self.results}
@@ -64,8 +65,8 @@ def _result(finding: Finding) -> dict:
         "kind": "value",
     }]
     return {
-        "ruleId": finding.rule,
-        "ruleIndex": _RULE_IDS.index(finding.rule),
+        "ruleId": finding.code,
+        "ruleIndex": _RULE_INDEX[finding.code],
         "level": finding.level,
         "message": {"text": f"{finding.message} ({finding.where})"},
         "locations": [location],

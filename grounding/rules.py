@@ -1,0 +1,87 @@
+"""The findings a run reports, each with a stable code and name (as linters number theirs), and the
+selection of them that ``--select`` / ``--ignore`` make.
+
+A finding whose rule is not selected is neither reported nor fails the run: an ignored unsupported value or
+example is taken out of its answer's verdict (as a baseline takes a known one out); an ignored contract,
+unjudgeable or derived finding no longer fails the run under the option that would make it fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from difflib import get_close_matches
+
+from grounding.errors import OptionError
+from grounding.verdict import COMPUTED_VIA, Status, Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    level: str  # SARIF's: error, warning, note
+    summary: str
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("GR001", "unsupported-value", "error", "A value in a final answer appears in no tool result read before it."),
+    Rule("GR002", "contract-unmet", "error",
+         "The answer does not meet its output schema (json-parse or schema-validate)."),
+    Rule("GR003", "unjudgeable", "warning", "The evidence the answer was written from is not in the record."),
+    Rule("GR004", "truncated", "warning", "The model stopped at a limit: the text is not a finished answer."),
+    Rule("GR005", "refused", "warning", "The model declined to answer."),
+    Rule("GR006", "derived-value", "note", "A value computed from read values, shown with its formula."),
+    Rule("GR007", "example", "note", "A value written as an example or a format hint, not as a claim."),
+)
+BY_NAME = {rule.name: rule for rule in RULES}
+ALL_CODES = frozenset(rule.code for rule in RULES)
+
+
+def code_of(name: str) -> str:
+    return BY_NAME[name].code
+
+
+def selection(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> frozenset[str]:
+    """The codes selected: those --select names (all when it names none), less those --ignore names. A code,
+    a name or a code prefix (``GR00``) names rules.
+
+    >>> sorted(selection(["GR001", "example"]))
+    ['GR001', 'GR007']
+    >>> sorted(selection(ignore=["GR006", "GR007"]))
+    ['GR001', 'GR002', 'GR003', 'GR004', 'GR005']
+    """
+    select, ignore = list(select), list(ignore)
+    chosen = set().union(*(_named("--select", spec) for spec in select)) if select else set(ALL_CODES)
+    for spec in ignore:
+        chosen -= _named("--ignore", spec)
+    return frozenset(chosen)
+
+
+def _named(option: str, spec: str) -> set[str]:
+    wanted = spec.strip()
+    if wanted in BY_NAME:
+        return {BY_NAME[wanted].code}
+    codes = {rule.code for rule in RULES if rule.code.startswith(wanted.upper())} if wanted else set()
+    if not codes:
+        names = [rule.code for rule in RULES] + [rule.name for rule in RULES]
+        near = get_close_matches(wanted, names, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        listed = ", ".join(f"{rule.code} {rule.name}" for rule in RULES)
+        raise OptionError(f"{option}: {spec!r} names no rule{hint}; the rules are {listed}")
+    return codes
+
+
+def without_ignored(verdict: Verdict, codes: frozenset[str]) -> Verdict:
+    """The verdict less its unsupported values (GR001) and examples (GR007) when those rules are not selected."""
+    drop_unsupported = "GR001" not in codes and verdict.unsupported
+    drop_examples = "GR007" not in codes and verdict.examples
+    if not (drop_unsupported or drop_examples):
+        return verdict
+    unsupported = () if drop_unsupported else verdict.unsupported
+    examples = () if drop_examples else verdict.examples
+    status = verdict.status
+    if status is Status.FLAGGED and not unsupported:
+        computed = any(finding.via in COMPUTED_VIA for finding in verdict.grounded_via)
+        status = Status.DERIVED if computed else Status.GROUNDED
+    return replace(verdict, status=status, unsupported=unsupported, examples=examples)
