@@ -334,3 +334,50 @@ def test_errors_are_capped_per_file_with_a_hint(tmp_path):
     result = invoke("check", str(path), "--allow-empty")
     assert result.stderr.count("error:") == 11
     assert "and 30 more records that could not be read" in result.stderr and "ground formats" in result.stderr
+
+
+# every compression, container and way in ----------------------------------------------------------------
+
+
+def _compress(data: bytes, compression: str) -> bytes:
+    import zstandard
+
+    if compression == "gz":
+        return gzip.compress(data)
+    if compression == "zst":
+        return zstandard.ZstdCompressor().compress(data)
+    return data
+
+
+@pytest.mark.parametrize("compression", ["", "gz", "zst"])
+@pytest.mark.parametrize("container", ["jsonl", "json", "ndjson"])
+@pytest.mark.parametrize("way", ["file", "folder", "stdin"])
+def test_every_compression_container_and_way_in_reads_the_same(tmp_path, compression, container, way):
+    lines = (REPO / "fixtures" / "support_bot.jsonl").read_bytes().splitlines()
+    data = lines[1] + b"\n" if container == "json" else b"\n".join(lines) + b"\n"
+    name = f"t.{container}" + (f".{compression}" if compression else "")
+    path = tmp_path / name
+    path.write_bytes(_compress(data, compression))
+    if way == "stdin":
+        if container == "json":
+            pytest.skip("standard input is read as JSON Lines: a one-line document is one of them")
+        proc = subprocess.run([sys.executable, "-m", "grounding", "check", "-", "--format", "json"],
+                              input=path.read_bytes(), capture_output=True, check=False, timeout=60)
+        stdout, stderr = proc.stdout.decode(), proc.stderr.decode()
+    else:
+        result = invoke("check", str(path if way == "file" else tmp_path), "--format", "json")
+        stdout, stderr = result.stdout, result.stderr
+    summary = json.loads(stdout)["summary"]
+    assert summary["errors"] == 0, stderr
+    assert summary["answers"] == (1 if container == "json" else 3)
+
+
+@pytest.mark.parametrize("compression", ["gz", "zst"])
+def test_a_truncated_compressed_file_is_an_error_not_a_shorter_report(tmp_path, compression):
+    lines = (REPO / "fixtures" / "support_bot.jsonl").read_bytes() * 50
+    packed = _compress(lines, compression)
+    path = tmp_path / f"t.jsonl.{compression}"
+    path.write_bytes(packed[: len(packed) // 2])
+    result = invoke("check", str(path), "--format", "concise")
+    assert "1 record with errors" in result.stdout and "cannot read the rest of the file: " in result.stderr
+    assert result.stderr.split("cannot read the rest of the file: ", 1)[1].strip()  # a reason, not nothing
