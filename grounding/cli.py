@@ -38,6 +38,18 @@ a tool result the conversation had already read. ground is a fabrication
 detector, not a correctness judge: a false claim built from real values passes.
 """
 
+class _Command(typer.core.TyperCommand):
+    """A command whose usage line writes a required repeated argument as POSIX does (FILE...), not typer's
+    {FILE...}, and whose summary in the command list is its first sentence, whole."""
+
+    def collect_usage_pieces(self, ctx: object) -> list[str]:
+        return [piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+                for piece in super().collect_usage_pieces(ctx)]
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return super().get_short_help_str(limit=200)
+
+
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=HELP, rich_markup_mode=None)
 
 
@@ -50,16 +62,16 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_callback(
     version: Annotated[
-        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+        Optional[bool], typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = None,
 ) -> None:
     """Check that the values in an agent's final answers were read, not invented."""
 
 
-@app.command()
+@app.command(cls=_Command)
 def check(
     inputs: Annotated[
-        list[str], typer.Argument(metavar="FILE", help="Transcript files or folders, or - for standard input.")
+        list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or - for standard input.")
     ],
     output_format: Annotated[
         Optional[OutputFormat],
@@ -131,7 +143,7 @@ def check(
         Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE (ground.toml or pyproject.toml).")
     ] = None,
     no_progress: Annotated[Optional[bool], typer.Option("--no-progress", help="Never show a progress bar.")] = None,
-    quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="No progress bar, and no summary line after a full report.")] = None,
+    quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="No progress bar and no summary line (full, concise and github reports).")] = None,
     verbose: Annotated[Optional[bool], typer.Option("--verbose", "-v", help="List grounded answers too.")] = None,
     explain: Annotated[
         Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
@@ -275,9 +287,9 @@ def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:
     return shape_table(specs) if specs else None
 
 
-@app.command(name="explain")
+@app.command(name="explain", cls=_Command)
 def explain_command(
-    inputs: Annotated[list[str], typer.Argument(metavar="FILE", help="Transcript files or folders, or -.")],
+    inputs: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or -.")],
     conversation: Annotated[str, typer.Option("--conversation", metavar="ID", help="The conversation to explain.")],
     turn: Annotated[Optional[int], typer.Option("--turn", metavar="K", help="Only answer K (0-based).")] = None,
     value: Annotated[Optional[str], typer.Option("--value", metavar="V", help="Only this value.")] = None,
@@ -321,7 +333,7 @@ def explain_command(
                              + ": no such answer in the input"))
 
 
-@app.command(name="config")
+@app.command(name="config", cls=_Command)
 def show_config(
     config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", help="Read FILE instead of searching.")] = None,
 ) -> None:
@@ -334,7 +346,7 @@ def show_config(
         print(line)
 
 
-@app.command()
+@app.command(cls=_Command)
 def formats() -> None:
     """List the transcript formats ground reads, in the order it tries them on each record."""
     for name in FORMAT_NAMES:

@@ -8,6 +8,7 @@ file, the key and a "did you mean".
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -100,7 +101,7 @@ def resolve(command_line: dict[str, object], config_file: Path | None = None, st
             resolved.origins[key] = str(path)
     for key, value in command_line.items():
         if value is not None and value != [] and key in KEYS:
-            resolved.values[key] = value
+            resolved.values[key] = _checked_option(key, value)
             resolved.origins[key] = "command line"
     return resolved
 
@@ -168,6 +169,56 @@ def _checked(path: Path, key: str, value: object) -> object:
 
 
 def describe(resolved: Resolved) -> list[str]:
-    """``ground config``: each key, its value, and where the value came from."""
-    width = max(map(len, KEYS))
-    return [f"{key:<{width}} = {resolved.values[key]!r:<40} # {resolved.origins[key]}" for key in KEYS]
+    """``ground config``: each key as TOML (what a ground.toml would say), and where its value came from.
+    A key with no value is a comment: TOML has no null.
+
+    >>> describe(Resolved({"min-digits": 4, "input-format": None}, {"min-digits": "default", "input-format": "default"}))
+    ['min-digits   = 4  # default', '# input-format is not set  # default']
+    """
+    width = max(map(len, resolved.values))
+    lines = []
+    for key, value in resolved.values.items():
+        origin = resolved.origins[key]
+        if value is None:
+            lines.append(f"# {key} is not set  # {origin}")
+        else:
+            lines.append(f"{key:<{width}} = {toml_value(value)}  # {origin}")
+    return lines
+
+
+def toml_value(value: object) -> str:
+    """A value as TOML writes it.
+
+    >>> toml_value(True), toml_value(["a", "b"]), toml_value({"order": "ord-[0-9]+", "my shape": "x"})
+    ('true', '["a", "b"]', '{order = "ord-[0-9]+", "my shape" = "x"}')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        pairs = (f"{_toml_key(key)} = {toml_value(item)}" for key, item in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    raise TypeError(f"no TOML spelling for {value!r}")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+
+
+# Numbers the command line gives, held to the same bounds as the configuration's (typer checks only the type).
+_COMMAND_LINE_NUMBERS = {"min-digits": "--min-digits", "max-record-bytes": "--max-record-bytes", "jobs": "--jobs"}
+
+
+def _checked_option(key: str, value: object) -> object:
+    if key in _COMMAND_LINE_NUMBERS:
+        try:
+            _checked(Path("."), key, value)
+        except ConfigError as error:
+            reason = str(error).split(f"key {key!r} ", 1)[1]
+            raise ConfigError(f"{_COMMAND_LINE_NUMBERS[key]}: {reason}") from None
+    return value

@@ -122,7 +122,7 @@ def test_missing_file():
         (["--shape", "a=x", "--shape", "a=y"], "error: --shape: the name 'a' is declared twice"),
         (["--shape", "=x"], "error: --shape: '=x' needs the form NAME=REGEX"),
         (["--exempt-regex", "("], "error: --exempt-regex: '(' is not a valid regular expression"),
-        (["--min-digits", "0"], "error: --min-digits: 0 is not allowed"),
+        (["--min-digits", "0"], "error: --min-digits: must be a whole number of 1 or more, not 0"),
         (["--input-format", "xml"], "error: --input-format: unknown format 'xml'"),
     ],
 )

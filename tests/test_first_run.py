@@ -381,3 +381,38 @@ def test_a_truncated_compressed_file_is_an_error_not_a_shorter_report(tmp_path, 
     result = invoke("check", str(path), "--format", "concise")
     assert "1 record with errors" in result.stdout and "cannot read the rest of the file: " in result.stderr
     assert result.stderr.split("cannot read the rest of the file: ", 1)[1].strip()  # a reason, not nothing
+
+
+# small things a careful user notices --------------------------------------------------------------------
+
+
+def test_config_prints_toml_that_reads_back(tmp_path, monkeypatch):
+    import tomllib
+
+    (tmp_path / "ground.toml").write_text('exempt = ["RMA-40213"]\nshapes = {order = "ord-\\\\d+"}\nstrict = true\n')
+    monkeypatch.chdir(tmp_path)
+    printed = invoke("config").stdout
+    assert "True" not in printed and "None" not in printed and "strict" in printed
+    read_back = tomllib.loads(printed)
+    assert read_back["shapes"] == {"order": "ord-\\d+"} and read_back["strict"] is True
+    assert read_back["exempt"] == ["RMA-40213"] and "input-format" not in read_back
+
+
+@pytest.mark.parametrize(("option", "value"), [("--jobs", "-1"), ("--min-digits", "0"),
+                                               ("--max-record-bytes", "0")])
+def test_numbers_out_of_bounds_on_the_command_line_are_refused(option, value):
+    result = invoke("check", SUPPORT, option, value)
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {option}: ")
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise", "github"])
+def test_quiet_drops_the_summary_line_in_every_format_that_has_one(output_format):
+    result = invoke("check", SUPPORT, "-q", "--format", output_format)
+    assert "conversations," not in result.stdout and "1Z999AA10123456785" in result.stdout
+
+
+def test_usage_help_and_version_read_as_a_user_expects():
+    assert "check [OPTIONS] FILE...\n" in invoke("check", "--help").stdout
+    top = invoke("--help").stdout
+    assert "..." not in top.split("Commands:")[1] or "FILE..." in top
+    assert invoke("-V").stdout.startswith("ground ") and invoke("--version").exit_code == 0

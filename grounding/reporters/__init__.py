@@ -53,26 +53,27 @@ def _full(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
                         codes=options.codes)
 
 
-def _simple(module: str, name: str, *, by_rule: bool = True) -> Callable[[TextIO, TextIO, ReportOptions], Reporter]:
-    """Import a reporter only when it is used: start-up stays light. A reporter by_rule lists findings, and
-    lists only those of the rules selected; the JSON reports hold every answer whole."""
+def _simple(module: str, name: str, *told: str) -> Callable[[TextIO, TextIO, ReportOptions], Reporter]:
+    """Import a reporter only when it is used: start-up stays light. It is told the options it names: codes
+    by a reporter that lists findings (the JSON reports hold every answer whole), quiet by one that ends
+    with a summary line."""
 
     def make(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
         reporter = getattr(import_module(f"grounding.reporters.{module}"), name)
-        return reporter(out, err, codes=options.codes) if by_rule else reporter(out, err)
+        return reporter(out, err, **{option: getattr(options, option) for option in told})
 
     return make
 
 
 REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, ReportOptions], Reporter]] = {
     OutputFormat.FULL: _full,
-    OutputFormat.CONCISE: _simple("concise", "ConciseReporter"),
-    OutputFormat.JSON: _simple("json_report", "JsonReporter", by_rule=False),
-    OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter", by_rule=False),
-    OutputFormat.SARIF: _simple("sarif", "SarifReporter"),
-    OutputFormat.JUNIT: _simple("junit", "JunitReporter", by_rule=False),
-    OutputFormat.GITHUB: _simple("github", "GithubReporter"),
-    OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter"),
+    OutputFormat.CONCISE: _simple("concise", "ConciseReporter", "codes", "quiet"),
+    OutputFormat.JSON: _simple("json_report", "JsonReporter"),
+    OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter"),
+    OutputFormat.SARIF: _simple("sarif", "SarifReporter", "codes"),
+    OutputFormat.JUNIT: _simple("junit", "JunitReporter"),
+    OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet"),
+    OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter", "codes"),
 }
 
 

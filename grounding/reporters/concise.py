@@ -13,9 +13,10 @@ from grounding.values import shown_shape
 
 
 class ConciseReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES, quiet: bool = False) -> None:
         self.out, self.err = out, err
         self.codes = codes
+        self.quiet = quiet
 
     def answer(self, judged: JudgedAnswer) -> None:
         for finding in findings_of(judged, codes=self.codes):
@@ -29,4 +30,5 @@ class ConciseReporter:
         self.err.write(f"{where}: error: {problem.message}\n")
 
     def finish(self, summary: Summary) -> None:
-        self.out.write(summary_line(summary) + "\n")
+        if not self.quiet:
+            self.out.write(summary_line(summary) + "\n")

@@ -22,9 +22,10 @@ _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 class GithubReporter:
     def __init__(self, out: TextIO, err: TextIO, *, step_summary: str | None = None,
-                 codes: frozenset[str] = ALL_CODES) -> None:
+                 codes: frozenset[str] = ALL_CODES, quiet: bool = False) -> None:
         self.out, self.err = out, err
         self.codes = codes
+        self.quiet = quiet
         self.step_summary = step_summary if step_summary is not None else os.environ.get("GITHUB_STEP_SUMMARY")
         self.findings: list[Finding] = []
         self.errors_written = 0  # error annotations written, input errors included: GitHub caps them together
@@ -58,7 +59,8 @@ class GithubReporter:
             where = "the step summary" if self.step_summary else "the full report (--output-format full)"
             self.out.write(f"::notice title=ground::{hidden} more errors were not annotated "
                            f"(GitHub shows {ANNOTATION_CAP} per step); see {where}\n")
-        self.out.write(summary_line(summary) + "\n")
+        if not self.quiet:
+            self.out.write(summary_line(summary) + "\n")
         if self.step_summary:
             with open(self.step_summary, "a", encoding="utf-8") as summary_file:
                 summary_file.write(_markdown(self.findings, summary))
