@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from grounding.evidence import ReadOptions, result_failed
+from grounding.frames import is_evidence_check, is_schema_check
 from grounding.index import EvidenceIndex
 from grounding.judge import judge_answer
 from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, STOPS_REFUSED, STOPS_TRUNCATED, Conversation, Item
@@ -59,7 +60,7 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
             index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
         elif item.kind is EXEMPT:
             index.see_exempt(item.text)
-        elif item.kind is NEITHER and item.text.startswith("[evidence check") and previous is not None:
+        elif item.kind is NEITHER and previous is not None and is_evidence_check(item.text):
             named_back = _named_back(item.text, previous)
         elif item.kind is ANSWER:
             if contract is not None and _reasked(items, position):
@@ -151,7 +152,7 @@ def _named_back(text: str, previous: Verdict) -> list[str]:
 def _reasked(items: tuple[Item, ...], position: int) -> bool:
     """True when a schema check re-asks this answer: the next turn is a "[schema check" correction."""
     following = items[position + 1] if position + 1 < len(items) else None
-    return following is not None and following.kind is NEITHER and following.text.startswith("[schema check")
+    return following is not None and following.kind is NEITHER and is_schema_check(following.text)
 
 
 def _unjudgeable(conversation: Conversation) -> Iterator[JudgedAnswer]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from grounding.frames import is_framework_frame
+
 
 class Kind(Enum):
     EVIDENCE = "evidence"  # a tool result: the model read it
@@ -54,9 +56,6 @@ class Conversation:
     unjudgeable: str | None = None  # why the evidence cannot be known (content not captured, server-side state)
 
 
-FRAMEWORK_PREFIXES = ("[evidence check", "[schema check")
-
-
 def is_framework_correction(text: str) -> bool:
-    """True for user text a framework wrote to quote the model's values back (§2.3)."""
-    return text.startswith(FRAMEWORK_PREFIXES)
+    """True for user text a framework wrote to quote the model's values back (§2.3; grounding.frames)."""
+    return is_framework_frame(text)

@@ -105,7 +105,7 @@ def test_an_option_that_fails_the_run_names_the_answers_and_itself(tmp_path, opt
     assert result.exit_code == 1
     assert f"conversation refund-arithmetic turn 0: {status}" in result.stdout
     assert f"fails the run: {option}" in result.stdout
-    assert "0 answers flagged" in result.stdout and f"the run fails: " in result.stdout and option in result.stdout
+    assert "0 answers flagged" in result.stdout and "the run fails: " in result.stdout and option in result.stdout
 
 
 def test_fail_on_unjudgeable_names_the_answer(tmp_path):
@@ -416,3 +416,52 @@ def test_usage_help_and_version_read_as_a_user_expects():
     top = invoke("--help").stdout
     assert "..." not in top.split("Commands:")[1] or "FILE..." in top
     assert invoke("-V").stdout.startswith("ground ") and invoke("--version").exit_code == 0
+
+
+# a framework's retry feedback launders nothing ----------------------------------------------------------
+
+
+def _retried(feedback: str, role: str = "user") -> dict:
+    """An answer with two invented values, the framework's correction quoting them, the same answer again."""
+    invented = "Your order ORD-77123 ships with tracking 1Z555XX10987654321."
+    messages = [
+        {"role": "user", "content": "Where is my order?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "orders", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "shipped"}'},
+        {"role": "assistant", "content": invented},
+    ]
+    if role == "tool":
+        messages += [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c2", "type": "function", "function": {"name": "final_result", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": feedback}]
+    else:
+        messages.append({"role": role, "content": feedback})
+    messages.append({"role": "assistant", "content": invented})
+    return {"id": "retry", "messages": messages}
+
+
+@pytest.mark.parametrize(("feedback", "role"), [
+    ("Validation feedback:\nORD-77123 and 1Z555XX10987654321 are not in the data\n\nFix the errors and try again.",
+     "user"),
+    ("The answer mentions ORD-77123 and 1Z555XX10987654321.\n\nFix the errors and try again.", "tool"),
+    ("### Previous attempt failed validation: ORD-77123 and 1Z555XX10987654321 are unknown\n\n\n"
+     "### Previous result:\nYour order ORD-77123 ships with tracking 1Z555XX10987654321.\n\n\n"
+     "Try again, making sure to address the validation error.", "user"),
+    ("Check no_unknown_ids failed with error: ORD-77123, 1Z555XX10987654321", "user"),
+    ("Error: ORD-77123 and 1Z555XX10987654321 are not valid\n Please fix your mistakes.", "user"),
+    ("Note from the harness.\n[evidence check] ORD-77123 and 1Z555XX10987654321 appear in no tool result", "user"),
+    ("For context:\n[order_agent] said: Your order ORD-77123 ships with tracking 1Z555XX10987654321.", "user"),
+])
+def test_a_revised_answer_repeating_values_a_framework_quoted_back_is_still_flagged(feedback, role):
+    result = invoke("check", "-", "--format", "json", stdin=json.dumps(_retried(feedback, role)) + "\n")
+    revised = json.loads(result.stdout)["answers"][-1]
+    assert revised["status"] == "flagged"
+    assert {u["value"] for u in revised["unsupported"]} == {"ord-77123", "1z555xx10987654321"}
+
+
+def test_a_user_who_writes_for_context_is_still_the_user():
+    record = openai_record({"status": "shipped"}, user="For context: my order is ORD-77123, it is late.",
+                           answer="Order ORD-77123 has shipped.")
+    result = invoke("check", "-", "--format", "json", stdin=json.dumps(record) + "\n")
+    assert json.loads(result.stdout)["answers"][0]["status"] == "grounded"

@@ -6,7 +6,7 @@ the user's own ``text`` blocks beside them are exempt.
 
 from __future__ import annotations
 
-from grounding.model import ANSWER, EVIDENCE, Conversation, Item
+from grounding.model import ANSWER, Conversation, Item
 from grounding.readers.common import (
     RecordError,
     arguments_text,
@@ -14,6 +14,7 @@ from grounding.readers.common import (
     expect_dict,
     expect_list,
     record_id,
+    result_text,
     user_text,
 )
 
@@ -87,8 +88,8 @@ def _user_items(blocks: list[dict], calls: dict[str, tuple[object, str | None]])
                 block.get("tool_use_id"), str) else (None, None)
             is_error = block.get("is_error") is True
             for text in _result_texts(block.get("content")):
-                items.append(Item(EVIDENCE, text, is_error=is_error, call_arguments=arguments,
-                                  tool=name if isinstance(name, str) else None))
+                items.append(result_text(text, is_error=is_error, arguments=arguments,
+                                         tool=name if isinstance(name, str) else None))
     return items
 
 

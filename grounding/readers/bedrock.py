@@ -14,6 +14,7 @@ from grounding.readers.common import (
     conversation_id_in,
     expect_dict,
     expect_list,
+    result_text,
     user_text,
 )
 
@@ -92,7 +93,7 @@ def _user(blocks: list[dict], ledger: CallLedger) -> list[Item]:
                 if "json" in part:
                     items.append(Item(Kind.EVIDENCE, "", is_error=failed, call_arguments=call.arguments, document=part["json"], tool=call.name))
                 elif isinstance(part.get("text"), str):
-                    items.append(Item(Kind.EVIDENCE, part["text"], is_error=failed, call_arguments=call.arguments, tool=call.name))
+                    items.append(result_text(part["text"], is_error=failed, arguments=call.arguments, tool=call.name))
     return items
 
 

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import orjson
 
+from grounding.frames import is_framework_result
 from grounding.model import EVIDENCE, EXEMPT, NEITHER, Item, is_framework_correction
 
 
@@ -83,15 +84,20 @@ def result_items(
     if content is None:
         return [Item(EVIDENCE, "", is_error=is_error, call_arguments=arguments, tool=name)]
     if isinstance(content, str):
-        return [Item(EVIDENCE, content, is_error=is_error, call_arguments=arguments, tool=name)]
+        return [result_text(content, is_error=is_error, arguments=arguments, tool=name)]
     if isinstance(content, list) and content and all(text_of_block(block) is not None for block in content):
-        return [
-            Item(EVIDENCE, text_of_block(block), is_error=is_error, call_arguments=arguments, tool=name)
-            for block in content
-        ]
+        return [result_text(text_of_block(block), is_error=is_error, arguments=arguments, tool=name)
+                for block in content]
     if isinstance(content, (dict, list)):
         return [Item(EVIDENCE, "", is_error=is_error, call_arguments=arguments, document=content, tool=name)]
     return [Item(EVIDENCE, str(content), is_error=is_error, call_arguments=arguments, tool=name)]
+
+
+def result_text(text: str, *, is_error: bool = False, arguments: str | None = None, tool: str | None = None) -> Item:
+    """A tool result given as text: evidence, unless it is a framework's retry text sent as the tool's answer
+    (pydantic-ai sends its tool retries so): that grounds nothing (SPEC §2)."""
+    kind = NEITHER if is_framework_result(text) else EVIDENCE
+    return Item(kind, text, is_error=is_error, call_arguments=arguments, tool=tool)
 
 
 _TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})

@@ -16,6 +16,7 @@ from grounding.rules import ALL_CODES, BY_NAME
 from grounding.values import shown_shape
 from grounding.verdict import Status
 
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     rule: str
