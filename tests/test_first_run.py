@@ -465,3 +465,16 @@ def test_a_user_who_writes_for_context_is_still_the_user():
                            answer="Order ORD-77123 has shipped.")
     result = invoke("check", "-", "--format", "json", stdin=json.dumps(record) + "\n")
     assert json.loads(result.stdout)["answers"][0]["status"] == "grounded"
+
+
+def test_an_openai_responses_response_alone_is_refused_as_every_providers_is(tmp_path):
+    response = {"id": "resp_1", "object": "response", "status": "completed", "instructions": "Be brief.",
+                "output": [{"type": "message", "role": "assistant", "content": [
+                    {"type": "output_text", "text": "Your order ORD-55120 ships tomorrow."}]}]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(response))
+    result = invoke("check", str(path))
+    assert result.exit_code == 2 and "an API response" in result.stderr and "flagged" not in result.stdout.split(",")[0]
+    logged = dict(response, input=[{"role": "user", "content": "Where is ORD-55120?"}])  # a logged exchange
+    path.write_text(json.dumps(logged))
+    assert invoke("check", str(path)).exit_code == 0

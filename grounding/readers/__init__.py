@@ -20,7 +20,7 @@ from grounding.readers import (
     openai_responses,
     pydantic_ai,
 )
-from grounding.readers.common import MayBeInexact, RecordError
+from grounding.readers.common import RESPONSE_ALONE, MayBeInexact, RecordError
 
 Reader = Callable[[object, str, int], Conversation]
 
@@ -87,12 +87,12 @@ def read_record(
 
 
 def _unrecognised(record: object) -> str:
+    """Why no reader took a record."""
     if isinstance(record, dict) and (record.get("object") == "chat.completion" or "choices" in record
                                      or "candidates" in record
                                      or (record.get("type") == "message" and record.get("role") == "assistant")
                                      or isinstance(record.get("output"), dict)):
-        return ("an API response: it holds only the model's reply, not the conversation it read; "
-                "check the request that carries the messages (with the reply appended) instead")
+        return RESPONSE_ALONE
     if isinstance(record, dict):
         keys = ", ".join(repr(key) for key in list(record)[:8]) or "none"
         return (

@@ -15,6 +15,10 @@ class RecordError(ValueError):
     """A record that cannot be read as a conversation; its message says why."""
 
 
+RESPONSE_ALONE = ("an API response: it holds only the model's reply, not the conversation it read; "
+                  "check the request that carries the messages (with the reply appended) instead")
+
+
 class MayBeInexact(Exception):
     """A reader met a float in a record whose numbers are not checked yet (see readers.read_record)."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from grounding.model import Conversation, Item, Kind
 from grounding.readers.common import (
+    RESPONSE_ALONE,
     CallLedger,
     RecordError,
     calls_item,
@@ -48,6 +49,8 @@ def _has_response_parts(item: dict) -> bool:
 
 def read(record: object, source: str, line: int) -> Conversation:
     body = expect_dict(record, "an OpenAI Responses record")
+    if body.get("object") == "response" and "input" not in body:
+        raise RecordError(RESPONSE_ALONE)  # as every provider's response alone: the input it read is elsewhere
     items: list[Item] = []
     if isinstance(body.get("instructions"), str):
         items.append(user_text(body["instructions"]))
