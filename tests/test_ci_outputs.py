@@ -229,9 +229,15 @@ def test_strict_turns_record_errors_into_exit_2():
     assert invoke("check", malformed, "--strict").exit_code == 2
 
 
-def test_pre_commit_hook_is_declared():
+def test_pre_commit_hook_is_declared_for_transcripts_only_and_runs_serially():
+    import re
+
     text = (REPO / ".pre-commit-hooks.yaml").read_text()
-    assert "id: ground" in text and "entry: ground check" in text
+    assert "id: ground" in text and "entry: ground check" in text and "require_serial: true" in text
+    pattern = re.search(r"^  files: (.+)$", text, re.MULTILINE).group(1)
+    matches = [name for name in ["package.json", "tsconfig.json", "runs.jsonl", "traces.ndjson", "a.jsonl.gz",
+                                 "b.jsonl.zst", "notes.md", "x.jsonl.bak"] if re.search(pattern, name)]
+    assert matches == ["runs.jsonl", "traces.ndjson", "a.jsonl.gz", "b.jsonl.zst"]
 
 
 # explain ----------------------------------------------------------------------------------------------
