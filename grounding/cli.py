@@ -296,23 +296,34 @@ def explain_command(
     output_format: Annotated[
         Optional[OutputFormat], typer.Option("--output-format", "--format", help="full (default) or json.")
     ] = None,
+    shape: Annotated[
+        Optional[list[str]],
+        typer.Option("--shape", metavar="NAME=REGEX", help="Declare a value shape (repeatable), as for check."),
+    ] = None,
+    exempt: Annotated[
+        Optional[list[str]], typer.Option("--exempt", metavar="VALUE", help="A value never flagged (repeatable).")
+    ] = None,
     config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE.")] = None,
 ) -> None:
-    """For every value of an answer: where it was read (item, tool result or user text, JSON pointer),
-    or, when it was not, the nearest values that were read."""
+    """For every value of an answer: where it was read (file line, item, tool result or user text, JSON
+    pointer), or, when it was not, the nearest values that were read."""
     try:
-        options = resolve({}, config)
+        options = resolve({"shapes": _shapes_table(shape), "exempt": exempt}, config)
         settings = _settings(options)
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)
     wanted = None if value is None else normalise(value)
     shown = 0
+    values_seen: list[str] = []
     for event in judge_inputs(inputs, settings, Summary(), options["input-format"], explain=True):
         if isinstance(event, Problem) or event.conversation != conversation or (turn is not None and event.turn != turn):
             continue
         shown += 1
+        values_seen += [e.text for e in event.explanation]
         entries = [e for e in event.explanation if wanted is None or e.value == wanted]
+        if not entries and wanted is not None:
+            continue
         if output_format is OutputFormat.JSON:
             print(orjson.dumps({"conversation": event.conversation, "turn": event.turn,
                                 "status": event.verdict.status.value, "reason": event.verdict.reason,
@@ -328,9 +339,12 @@ def explain_command(
                       f"{event.verdict.contract.error}")
             for entry in entries:
                 print(f"  {entry.line()}")
+    where = f"--conversation {conversation!r}" + (f" --turn {turn}" if turn is not None else "")
     if not shown:
-        _fail(GroundingError(f"--conversation {conversation!r}" + (f" --turn {turn}" if turn is not None else "")
-                             + ": no such answer in the input"))
+        _fail(GroundingError(f"{where}: no such answer in the input"))
+    if wanted is not None and not any(normalise(text) == wanted for text in values_seen):
+        listed = ", ".join(dict.fromkeys(values_seen)) or "none"
+        _fail(GroundingError(f"--value {value!r}: not a value of {where} (its values: {listed})"))
 
 
 @app.command(name="config", cls=_Command)

@@ -7,7 +7,7 @@ conversation one by one, so it costs nothing when it is not asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from grounding.candidates import read_answer
@@ -31,9 +31,10 @@ class Explanation:
     shape: str
     text: str
     status: str  # "grounded", "unsupported", "example", or the via of a §9 route
-    sources: list[str] = field(default_factory=list)  # where it was read: "item 3 (tool result) at /note"
+    sources: list[str] = field(default_factory=list)  # where it was read: "line 4, item 3 (tool result) at /note"
     detail: str | None = None  # formula or matched form
     nearest: list[str] = field(default_factory=list)  # for an unsupported value: close read values and where
+    typed_in_calls: list[str] = field(default_factory=list)  # an unsupported value the model passed to a tool
 
     def as_json(self) -> dict:
         entry = {"value": self.value, "shape": self.shape, "text": self.text, "status": self.status,
@@ -42,12 +43,16 @@ class Explanation:
             entry["detail"] = self.detail
         if self.status == "unsupported":
             entry["nearest"] = self.nearest
+            if self.typed_in_calls:
+                entry["only_in_call_arguments"] = self.typed_in_calls
         return entry
 
     def line(self) -> str:
         if self.status == "unsupported":
             near = f"; nearest: {', '.join(self.nearest)}" if self.nearest else "; nothing close was read"
-            return f"{self.text} ({shown_shape(self.value, self.shape)}) — not found{near}"
+            typed = (f"; it appears only in the model's own call arguments: {', '.join(self.typed_in_calls)}"
+                     if self.typed_in_calls else "")
+            return f"{self.text} ({shown_shape(self.value, self.shape)}) — not found{typed}{near}"
         how = self.status + (f" ({self.detail})" if self.detail else "")
         return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or 'computed'}"
 
@@ -62,6 +67,7 @@ def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, sett
         return []
     options = ReadOptions(settings.min_digits, keep_words=True)
     read: list[tuple[int, Item, Forms]] = []
+    line = conversation.line
     answer_text = None
     answers_seen = 0
     for position, item in enumerate(conversation.items):
@@ -73,9 +79,9 @@ def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, sett
         elif item.kind is Kind.EVIDENCE:
             forms = read_tool_result(item.text, options, is_error=item.is_error, arguments=item.call_arguments,
                                      document=item.document)
-            read.append((position, item, forms))
+            read.append((position, _located(item, line), forms))
         elif item.kind is Kind.EXEMPT:
-            read.append((position, item, read_exempt(item.text, options)))
+            read.append((position, _located(item, line), read_exempt(item.text, options)))
     if answer_text is None:
         return []
     routes = {f.value: f for f in verdict.grounded_via}
@@ -86,7 +92,8 @@ def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, sett
         finding = routes.get(candidate.value)
         if candidate.value in unsupported:
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "unsupported",
-                                         nearest=_nearest(candidate.value, read)))
+                                         nearest=_nearest(candidate.value, read),
+                                         typed_in_calls=_in_call_arguments(candidate.value, read)))
         elif candidate.value in examples:
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "example"))
         else:
@@ -95,6 +102,39 @@ def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, sett
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, status,
                                          _sources(candidate.value, status, detail, read), detail))
     return explained
+
+
+def _located(item: Item, line: int) -> Item:
+    """The item with the file line it was read from (a conversation of one record: that record's line)."""
+    return item if item.line else replace(item, line=line)
+
+
+def _in_call_arguments(value: str, read: list[tuple[int, Item, Forms]]) -> list[str]:
+    """Where the model itself passed value to a tool: the call whose result is item, and the argument."""
+    wanted = set(lookup_forms(value))
+    found = []
+    for position, item, _forms in read:
+        if item.kind is not Kind.EVIDENCE or not item.call_arguments:
+            continue
+        argument = _argument_carrying(item.call_arguments, wanted)
+        if argument is not None:
+            call = f"the call of {item.tool}" if item.tool else "a tool call"
+            named = f", argument {argument}" if argument else ""
+            found.append(f"{call} answered at line {item.line}, item {position}{named}")
+    return found[:3]
+
+
+def _argument_carrying(arguments: str, wanted: set[str]) -> str | None:
+    """The name (JSON pointer) of the argument that carries a wanted form, "" when the arguments are not
+    JSON but carry it, None when they do not."""
+    try:
+        document = parse(arguments) if looks_like_json(arguments) else None
+    except NotJson:
+        document = None
+    if isinstance(document, (dict, list)):
+        pointer = _pointer(replace(Item(Kind.EVIDENCE, ""), document=document), wanted)
+        return None if pointer is None else pointer.removesuffix(" (key)")
+    return "" if any(_carries(token, wanted) for token in token_texts(arguments)) else None
 
 
 def _sources(value: str, via: str, detail: str | None, read: list[tuple[int, Item, Forms]]) -> list[str]:
@@ -129,7 +169,7 @@ def _where(position: int, item: Item, wanted: set[str]) -> str:
     else:
         kind = "exempt: user or system text"
     pointer = _pointer(item, wanted) if item.kind is Kind.EVIDENCE else None
-    return f"item {position} ({kind})" + (f" at {pointer}" if pointer else "")
+    return f"line {item.line}, item {position} ({kind})" + (f" at {pointer}" if pointer else "")
 
 
 def _pointer(item: Item, wanted: set[str]) -> str | None:

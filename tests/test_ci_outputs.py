@@ -248,8 +248,8 @@ def test_explain_names_where_each_value_was_read_and_the_nearest_for_an_inventio
                     "storage-port-anthropic")
     assert result.exit_code == 0
     lines = [line.strip() for line in result.stdout.splitlines()]
-    assert "fc1/3 (identifier) — grounded: item 3 (tool result of show_interface_counters) at /interfaces/0/port" in lines
-    assert "fc1/9 (identifier) — grounded: item 4 (exempt: user or system text)" in lines
+    assert "fc1/3 (identifier) — grounded: line 1, item 3 (tool result of show_interface_counters) at /interfaces/0/port" in lines
+    assert "fc1/9 (identifier) — grounded: line 1, item 4 (exempt: user or system text)" in lines
     assert any(line.startswith("ef0301 (identifier) — not found; nearest: ef0101 (distance 1)") for line in lines)
 
 
@@ -269,7 +269,7 @@ def test_check_explain_puts_provenance_in_the_json():
     answers = json.loads(invoke("check", SUPPORT, "--format", "json", "--explain").stdout)["answers"]
     flagged = answers[1]["explain"]
     assert [e["status"] for e in flagged] == ["grounded", "unsupported", "unsupported"]
-    assert flagged[0]["sources"] == ["item 0 (exempt: user or system text)", "item 2 (tool result of get_order) at /order_id"]
+    assert flagged[0]["sources"] == ["line 2, item 0 (exempt: user or system text)", "line 2, item 2 (tool result of get_order) at /order_id"]
 
 
 def test_quiet_drops_the_summary_and_no_progress_is_accepted():

@@ -478,3 +478,38 @@ def test_an_openai_responses_response_alone_is_refused_as_every_providers_is(tmp
     logged = dict(response, input=[{"role": "user", "content": "Where is ORD-55120?"}])  # a logged exchange
     path.write_text(json.dumps(logged))
     assert invoke("check", str(path)).exit_code == 0
+
+
+# explain ------------------------------------------------------------------------------------------------
+
+
+def _invented_and_passed_to_a_tool(tmp_path):
+    record = {"id": "c1", "messages": [
+        {"role": "user", "content": "Status of my order?"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "t1", "type": "function", "function": {
+            "name": "get_order", "arguments": json.dumps({"order_id": "ORD-77123"})}}]},
+        {"role": "tool", "tool_call_id": "t1", "content": json.dumps({"order": "ORD-55120", "status": "shipped"})},
+        {"role": "assistant", "content": "Order ORD-77123 is on its way; ORD-55120 too."}]}
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n" + json.dumps(record) + "\n")  # on line 2
+    return str(path)
+
+
+def test_explain_gives_file_lines_and_says_a_value_was_only_in_the_models_own_call(tmp_path):
+    result = invoke("explain", _invented_and_passed_to_a_tool(tmp_path), "--conversation", "c1")
+    assert "ORD-55120 (identifier) — grounded: line 2, item 2 (tool result of get_order) at /order" in result.stdout
+    assert ("ORD-77123 (identifier) — not found; it appears only in the model's own call arguments: "
+            "the call of get_order answered at line 2, item 2, argument /order_id") in result.stdout
+
+
+def test_explain_says_when_the_value_asked_for_is_not_in_the_answer(tmp_path):
+    result = invoke("explain", _invented_and_passed_to_a_tool(tmp_path), "--conversation", "c1", "--value", "ORD-1")
+    assert result.exit_code == 2 and "not a value of" in result.stderr and "ORD-77123" in result.stderr
+
+
+def test_explain_takes_exemptions_and_shapes_as_check_does(tmp_path):
+    path = _invented_and_passed_to_a_tool(tmp_path)
+    result = invoke("explain", path, "--conversation", "c1", "--exempt", "ORD-77123")
+    assert "ORD-77123" not in result.stdout and "ORD-55120" in result.stdout
+    result = invoke("explain", path, "--conversation", "c1", "--shape", "word=shipp\\w+")
+    assert result.exit_code == 0
