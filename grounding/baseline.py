@@ -16,7 +16,7 @@ from grounding import __version__
 from grounding.engine import JudgedAnswer
 from grounding.errors import GroundingError
 from grounding.report_file import AtomicFile
-from grounding.verdict import Status
+from grounding.verdict import with_findings
 
 Key = tuple[str, int, str]
 
@@ -65,9 +65,7 @@ class Baseline:
                 kept.append(finding)
         if len(kept) == len(verdict.unsupported):
             return judged
-        status = verdict.status if kept else (
-            Status.DERIVED if any(f.formula for f in verdict.grounded_via) else Status.GROUNDED)
-        return replace(judged, verdict=replace(verdict, unsupported=tuple(kept), status=status))
+        return replace(judged, verdict=with_findings(verdict, tuple(kept), verdict.examples))
 
     def stale(self, checked: list[str] | None = None) -> list[Key]:
         """Entries of the files checked (all entries when not said) that matched nothing in this run: the

@@ -35,6 +35,10 @@ class JudgedAnswer:
     __reduce__ = by_position
 
 
+# Why a flagged answer had nothing to be grounded by: the conversation holds no tool result before it.
+NO_RESULT_READ = "no tool result was read before this answer: every value it states is unsupported"
+
+
 def check_conversation(conversation: Conversation, settings: Settings) -> Iterator[JudgedAnswer]:
     """Judge each final answer against everything read before it (SPEC §2.2).
 
@@ -52,11 +56,13 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
     # the tool calls of the current turn (since the last user or system text), kept only when a rule reads them
     ledger = _Ledger() if settings.required_tools or settings.code_tool is not None else None
     turn = 0
+    results_read = 0
     items = conversation.items
     for position, item in enumerate(items):
         if ledger is not None:
             ledger.see(item)
         if item.kind is EVIDENCE:
+            results_read += 1
             index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
         elif item.kind is EXEMPT:
             index.see_exempt(item.text)
@@ -78,6 +84,8 @@ def check_conversation(conversation: Conversation, settings: Settings) -> Iterat
                 verdict = replace(verdict, revision={"values_named": named_back,
                                                      "after_revision": not (still & set(named_back))})
                 named_back = None
+            if verdict.status is Status.FLAGGED and not results_read and verdict.reason is None:
+                verdict = replace(verdict, reason=NO_RESULT_READ)  # the hint a user needs: nothing was read
             previous = verdict
             yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, turn, item.text,
                                verdict, conversation.input_format)

@@ -9,11 +9,11 @@ unjudgeable or derived finding no longer fails the run under the option that wou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from difflib import get_close_matches
 
 from grounding.errors import OptionError
-from grounding.verdict import COMPUTED_VIA, Status, Verdict
+from grounding.verdict import Verdict, with_findings
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +78,5 @@ def without_ignored(verdict: Verdict, codes: frozenset[str]) -> Verdict:
     drop_examples = "GR007" not in codes and verdict.examples
     if not (drop_unsupported or drop_examples):
         return verdict
-    unsupported = () if drop_unsupported else verdict.unsupported
-    examples = () if drop_examples else verdict.examples
-    status = verdict.status
-    if status is Status.FLAGGED and not unsupported:
-        computed = any(finding.via in COMPUTED_VIA for finding in verdict.grounded_via)
-        status = Status.DERIVED if computed else Status.GROUNDED
-    return replace(verdict, status=status, unsupported=unsupported, examples=examples)
+    return with_findings(verdict, () if drop_unsupported else verdict.unsupported,
+                         () if drop_examples else verdict.examples)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from grounding.pickling import by_position
@@ -56,3 +56,14 @@ class Verdict:
     @property
     def derived_values(self) -> int:
         return sum(1 for finding in self.grounded_via if finding.via in COMPUTED_VIA)
+
+
+def with_findings(verdict: Verdict, unsupported: tuple[Finding, ...], examples: tuple[Finding, ...]) -> Verdict:
+    """The verdict with fewer unsupported values or examples (a baseline's, an ignored rule's): an answer left
+    with no unsupported value is grounded, or derived when a value was computed, and loses a flagged
+    answer's reason."""
+    status, reason = verdict.status, verdict.reason
+    if status is Status.FLAGGED and not unsupported:
+        status = DERIVED if any(finding.via in COMPUTED_VIA for finding in verdict.grounded_via) else GROUNDED
+        reason = None
+    return replace(verdict, status=status, unsupported=unsupported, examples=examples, reason=reason)

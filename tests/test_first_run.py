@@ -513,3 +513,15 @@ def test_explain_takes_exemptions_and_shapes_as_check_does(tmp_path):
     assert "ORD-77123" not in result.stdout and "ORD-55120" in result.stdout
     result = invoke("explain", path, "--conversation", "c1", "--shape", "word=shipp\\w+")
     assert result.exit_code == 0
+
+
+def test_an_answer_with_no_tool_result_before_it_says_so():
+    record = {"id": "n", "messages": [{"role": "user", "content": "hi"},
+                                      {"role": "assistant", "content": "Your order ORD-77123 shipped."}]}
+    full = invoke("check", "-", stdin=json.dumps(record) + "\n").stdout
+    assert "no tool result was read before this answer" in full
+    answer = json.loads(invoke("check", "-", "--format", "json", stdin=json.dumps(record) + "\n").stdout)["answers"][0]
+    assert answer["status"] == "flagged" and answer["reason"].startswith("no tool result was read")
+    ignored = json.loads(invoke("check", "-", "--format", "json", "--ignore", "GR001",
+                                stdin=json.dumps(record) + "\n").stdout)["answers"][0]
+    assert ignored["status"] == "grounded" and "reason" not in ignored

@@ -44,3 +44,14 @@ def test_readme_example_output_is_what_the_first_command_prints(monkeypatch):
     result = CliRunner().invoke(app, ["check", "fixtures/support_bot.jsonl"], prog_name="ground")
     assert result.exit_code == 1
     assert result.stdout == shown
+
+
+def test_readme_json_example_is_the_whole_real_document(monkeypatch):
+    import json
+
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("### JSON output", 1)[1]
+    shown = section.split("```json\n", 1)[1].split("```", 1)[0]
+    result = CliRunner().invoke(app, ["check", "fixtures/support_bot.jsonl", "--format", "json"], prog_name="ground")
+    assert json.loads(shown) == json.loads(result.stdout)

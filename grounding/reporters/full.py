@@ -150,7 +150,7 @@ class FullReporter:
         line = self.out.line
         if verdict.reason:
             rule = _STATUS_RULES.get(verdict.status)
-            label = f"{rule} {verdict.status.value}" if rule else "not judged"
+            label = f"{rule} {verdict.status.value}" if rule else "note"
             line("  ", (f"{label}:", "magenta"), f" {verdict.reason}")
         if verdict.revision is not None:
             fixed = "grounded them" if verdict.revision["after_revision"] else "did not ground them all"
