@@ -1,8 +1,8 @@
 """From records to conversations: one record each, or records grouped by session or trace.
 
 Most formats hold a conversation in one record and it is judged as soon as it
-is read. Claude Code writes one record per message, grouped by session in one
-file: a file's sessions are judged when the file ends. OTLP span files are
+is read. Claude Code and Codex CLI write one record per message, grouped by
+session in one file: a file's sessions are judged when the file ends. OTLP span files are
 not ordered and a trace may be spread over many lines: traces are judged at
 the end of input.
 """
@@ -19,6 +19,7 @@ from grounding.readers import (
     RecordError,
     agents_sdk,
     claude_code,
+    codex_cli,
     langfuse,
     langsmith,
     otel_events,
@@ -39,6 +40,13 @@ class Skipped:
 
 Event = Conversation | Problem | Skipped
 
+
+# Formats whose conversations are spread over the records of one session in one file: (name, module).
+SESSION_FORMATS = (
+    ("claude-code", claude_code),
+    ("codex-cli", codex_cli),
+)
+_SESSION_LABELS = {"claude-code": "Claude Code", "codex-cli": "Codex CLI"}
 
 # Formats whose conversations are spread over records of one trace: (name, module), tried in this order.
 TRACE_FORMATS = (
@@ -70,13 +78,13 @@ def groups_every_record(input_format: str | None) -> bool:
     records."""
     canonical = resolve_format(input_format) if input_format else None
     forced = _TRACE_ALIASES.get(canonical, canonical)
-    return forced == "claude-code" or forced in dict(TRACE_FORMATS)
+    return forced in dict(SESSION_FORMATS) or forced in dict(TRACE_FORMATS)
 
 
 class Assembler:
     def __init__(self, input_format: str | None = None) -> None:
         self.input_format = resolve_format(input_format) if input_format else None
-        self._sessions: dict[tuple[str, str], list[tuple[int, dict]]] = {}
+        self._sessions: dict[tuple[str, str, str], list[tuple[int, dict]]] = {}  # (source, format, key)
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
 
     def feed(self, record: Record) -> list[Event]:
@@ -89,9 +97,10 @@ class Assembler:
     def _feed(self, record: Record) -> Iterator[Event]:
         value, source, line = record.value, record.source, record.line
         forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
-        if forced == "claude-code" or (forced is None and claude_code.recognises(value)):
-            yield from self._session_record(exact_value(record), source, line)
-            return
+        for name, module in SESSION_FORMATS:
+            if forced == name or (forced is None and module.recognises(value)):
+                yield from self._session_record(name, module, exact_value(record), source, line)
+                return
         for name, module in TRACE_FORMATS:
             if forced == name or (forced is None and module.recognises(value)):
                 yield from self._trace_record(name, module, exact_value(record), source, line)
@@ -106,7 +115,7 @@ class Assembler:
         if self.input_format is not None:
             return groups_every_record(self.input_format)
         value = record.value
-        return claude_code.recognises(value) or any(module.recognises(value) for _, module in TRACE_FORMATS)
+        return any(module.recognises(value) for _, module in (*SESSION_FORMATS, *TRACE_FORMATS))
 
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""
@@ -118,11 +127,14 @@ class Assembler:
             return _fault(record.source, record.line, error)
 
     def end_of_source(self, source: str) -> Iterator[Event]:
-        """A file ended: its Claude Code sessions are complete."""
+        """A file ended: its sessions are complete."""
+        modules = dict(SESSION_FORMATS)
         for key in [key for key in self._sessions if key[0] == source]:
             records = self._sessions.pop(key)
             try:
-                yield claude_code.assemble(records, source)
+                yield modules[key[1]].assemble(records, source)
+            except RecordError as error:
+                yield Problem(source, records[0][0], str(error))
             except READER_FAULTS as error:
                 yield _fault(source, records[0][0], error)
 
@@ -138,15 +150,16 @@ class Assembler:
                 yield _fault(source, line, error)
         self._traces.clear()
 
-    def _session_record(self, value: object, source: str, line: int) -> Iterator[Event]:
+    def _session_record(self, name: str, module, value: object, source: str, line: int) -> Iterator[Event]:
+        label = _SESSION_LABELS[name]
         if not isinstance(value, dict):
-            yield Problem(source, line, "a Claude Code record must be a JSON object")
+            yield Problem(source, line, f"a {label} record must be a JSON object")
             return
-        key = claude_code.group_key(value)
+        key = module.group_key(value)
         if key is None:
-            yield Skipped(source, line, f"Claude Code {value.get('type')!r} record: no message to read")
+            yield Skipped(source, line, f"{label} {value.get('type')!r} record: no message to read")
             return
-        self._sessions.setdefault((source, key), []).append((line, value))
+        self._sessions.setdefault((source, name, key), []).append((line, value))
 
     def _trace_record(self, name: str, module, value: object, source: str, line: int) -> Iterator[Event]:
         if not isinstance(value, dict):

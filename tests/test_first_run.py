@@ -525,3 +525,41 @@ def test_an_answer_with_no_tool_result_before_it_says_so():
     ignored = json.loads(invoke("check", "-", "--format", "json", "--ignore", "GR001",
                                 stdin=json.dumps(record) + "\n").stdout)["answers"][0]
     assert ignored["status"] == "grounded" and "reason" not in ignored
+
+
+# Codex CLI rollouts -------------------------------------------------------------------------------------
+
+
+def _rollout() -> list[dict]:
+    def line(kind, payload):
+        return {"timestamp": "2026-01-02T16:39:45.332Z", "type": kind, "payload": payload}
+
+    output = json.dumps({"output": "pool tank-7 has 41,200 IOPS\n", "metadata": {"exit_code": 0}})
+    return [
+        line("session_meta", {"id": "019b7f94-51b4", "cli_version": "0.77.0", "instructions": "Be exact."}),
+        line("response_item", {"type": "message", "role": "user",
+                               "content": [{"type": "input_text", "text": "How fast is tank-7?"}]}),
+        line("event_msg", {"type": "user_message", "message": "How fast is tank-7?", "images": []}),
+        line("turn_context", {"cwd": "/w"}),
+        line("response_item", {"type": "reasoning", "summary": [], "encrypted_content": "gAAAA"}),
+        line("response_item", {"type": "function_call", "name": "shell", "call_id": "call_1",
+                               "arguments": json.dumps({"command": ["bash", "-lc", "zpool iostat"]})}),
+        line("event_msg", {"type": "token_count", "info": None}),
+        line("response_item", {"type": "function_call_output", "call_id": "call_1", "output": output}),
+        line("response_item", {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "tank-7 serves 41,200 IOPS on controller CTL-99812."}]}),
+        line("event_msg", {"type": "agent_message", "message": "tank-7 serves 41,200 IOPS on controller CTL-99812."}),
+    ]
+
+
+def test_a_codex_cli_rollout_is_read_as_one_session(tmp_path):
+    folder = tmp_path / "sessions" / "2026" / "01" / "02"
+    folder.mkdir(parents=True)
+    path = folder / "rollout-2026-01-02T18-39-45-019b7f94.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in _rollout()))
+    document = json.loads(invoke("check", str(tmp_path / "sessions"), "--format", "json").stdout)
+    (answer,) = document["answers"]  # the agent_message event repeats the answer: judged once
+    assert answer["format"] == "codex-cli" and answer["conversation"] == "019b7f94-51b4"
+    assert answer["line"] == 9 and answer["status"] == "flagged"
+    assert [u["text"] for u in answer["unsupported"]] == ["CTL-99812"]  # 41,200 was read from the shell output
+    assert document["summary"]["skipped"] == 3  # turn_context, token_count, agent_message

@@ -46,6 +46,9 @@ EXPECTED = {
     "openai-responses/test_openai_responses_phase_live.request.json": (0, 0, 0, 0, 0),
     "openai-responses/test_openai_responses_phase_live.response.json": (0, 0, 0, 1, 0),
     "pydantic-ai/test_messages.tool_return_content_with_url_field.json": (0, 0, 0, 0, 0),
+    # a codex exec session whose recording stops after the third tool output: no final answer to judge;
+    # its turn_context and event records other than the user's message are skipped, not read twice
+    "codex-cli/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl": (0, 0, 0, 0, 11),
 }
 
 
@@ -62,5 +65,5 @@ def test_real_sample(name):
 def test_every_real_sample_is_pinned_or_a_documented_non_transcript():
     found = {str(p.relative_to(REAL)) for p in REAL.rglob("*.json*")}
     unread = {name for name in found - set(EXPECTED)
-              if not name.startswith(("otel-genai/", "codex-cli/"))}  # spec examples; Codex CLI is not read yet
+              if not name.startswith("otel-genai/")}  # spec examples
     assert unread == set()

@@ -39,9 +39,10 @@ READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.ite
 DETECTION_ORDER = tuple(_MODULES)
 _RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
 ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
-           "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code"}
+           "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code",
+           "codex": "codex-cli"}
 # Formats whose conversations span several records; the assembler groups them.
-GROUPED_FORMATS = ("claude-code", "otel-genai", "openinference", "otel-genai-events", "openai-agents",
+GROUPED_FORMATS = ("claude-code", "codex-cli", "otel-genai", "openinference", "otel-genai-events", "openai-agents",
                    "langsmith", "langfuse")
 FORMAT_NAMES = (*GROUPED_FORMATS, *DETECTION_ORDER)  # the order records are tried in
 
@@ -110,6 +111,7 @@ __all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "RecordError
 
 FORMAT_DESCRIPTIONS = {
     "claude-code": "Claude Code session JSONL: records with type and sessionId, grouped by session per file",
+    "codex-cli": "Codex CLI rollouts: {timestamp, type, payload} lines (Responses items), one session per file",
     "langchain": "LangChain messages_to_dict items ({type, data}) or dumpd constructors ({lc: 1, ...})",
     "pydantic-ai": "pydantic-ai history: [{kind: request|response, parts: [{part_kind}]}]",
     "gemini": "Gemini generateContent: contents[].parts with functionCall / functionResponse",
