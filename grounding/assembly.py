@@ -85,6 +85,7 @@ class Assembler:
     def __init__(self, input_format: str | None = None) -> None:
         self.input_format = resolve_format(input_format) if input_format else None
         self._sessions: dict[tuple[str, str, str], list[tuple[int, dict]]] = {}  # (source, format, key)
+        self._ids: dict[str, set[str]] = {}  # per file, the ids of every session record read (skipped ones too)
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
 
     def feed(self, record: Record) -> list[Event]:
@@ -129,10 +130,11 @@ class Assembler:
     def end_of_source(self, source: str) -> Iterator[Event]:
         """A file ended: its sessions are complete."""
         modules = dict(SESSION_FORMATS)
+        ids = self._ids.pop(source, set())
         for key in [key for key in self._sessions if key[0] == source]:
             records = self._sessions.pop(key)
             try:
-                yield modules[key[1]].assemble(records, source)
+                yield modules[key[1]].assemble(records, source, ids)
             except RecordError as error:
                 yield Problem(source, records[0][0], str(error))
             except READER_FAULTS as error:
@@ -155,6 +157,9 @@ class Assembler:
         if not isinstance(value, dict):
             yield Problem(source, line, f"a {label} record must be a JSON object")
             return
+        record_id = value.get("uuid")
+        if isinstance(record_id, str):
+            self._ids.setdefault(source, set()).add(record_id)
         key = module.group_key(value)
         if key is None:
             yield Skipped(source, line, f"{label} {value.get('type')!r} record: no message to read")

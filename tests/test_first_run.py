@@ -563,3 +563,28 @@ def test_a_codex_cli_rollout_is_read_as_one_session(tmp_path):
     assert answer["line"] == 9 and answer["status"] == "flagged"
     assert [u["text"] for u in answer["unsupported"]] == ["CTL-99812"]  # 41,200 was read from the shell output
     assert document["summary"]["skipped"] == 3  # turn_context, token_count, agent_message
+
+
+def test_a_claude_code_file_that_continues_a_conversation_elsewhere_is_unjudgeable_never_flagged(tmp_path):
+    records = _claude_code_session()
+    for record in records:
+        record.update(isSidechain=True, agentId="acompact-1")
+    records[0]["parentUuid"] = "a-record-of-the-parent-session"  # a compaction: its context is elsewhere
+    folder = tmp_path / "s-1" / "subagents"
+    folder.mkdir(parents=True)
+    path = folder / "agent-acompact-1.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    document = json.loads(invoke("check", str(path), "--format", "json").stdout)
+    (answer,) = document["answers"]
+    assert answer["status"] == "unjudgeable" and "parent session" in answer["reason"]
+    assert document["summary"]["flagged"] == 0
+
+
+def test_a_sub_agent_file_with_its_own_start_is_judged_on_its_own_evidence(tmp_path):
+    records = _claude_code_session()
+    for record in records:
+        record.update(isSidechain=True, agentId="a1")
+    path = tmp_path / "agent-a1.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    (answer,) = json.loads(invoke("check", str(path), "--format", "json").stdout)["answers"]
+    assert answer["status"] == "flagged" and [u["text"] for u in answer["unsupported"]] == ["ORD-99999"]

@@ -24,9 +24,9 @@ EXPECTED = {
     "bedrock-converse/test_bedrock_model_retry.response.json": (0, 0, 0, 1, 0),
     "bedrock-converse/test_bedrock_moonshotai_tool_call.request.json": (0, 0, 0, 0, 0),
     "bedrock-converse/test_bedrock_moonshotai_tool_call.response.json": (0, 0, 0, 1, 0),
-    # A compaction sub-agent summarises a session it never read as tool results in this file:
-    # its task ids (spotter-gqc.1, …) and function names are unsupported here, as they should be.
-    "claude-code/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl": (1, 1, 22, 0, 0),
+    # A compaction sub-agent summarises a session whose tool results are in the parent session's file:
+    # its first message follows a record of that file, so its answer is unjudgeable here, not flagged.
+    "claude-code/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl": (1, 0, 0, 0, 0),
     # A research sub-agent: four release dates read from fetched pages (via prose-date); "0.1.x" is the
     # model's own generalisation of a version it read, and no page says it: unsupported is right.
     "claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl": (1, 1, 1, 0, 12),

@@ -38,8 +38,10 @@ def group_key(record: dict) -> str | None:
     return session + "/sidechain/" + str(record.get("agentId")) if record.get("isSidechain") else session
 
 
-def assemble(records: list[tuple[int, dict]], source: str) -> Conversation:
-    """One conversation from its records, in file order."""
+def assemble(records: list[tuple[int, dict]], source: str, ids: set[str] | None = None) -> Conversation:
+    """One conversation from its records, in file order. ids holds every record id of the file: a
+    conversation whose first message continues a record not in the file (a compaction or a resumed
+    session, whose context is in the parent session's file) cannot be judged here."""
     items: list[Item] = []
     ledger = CallLedger()
     turn_texts: list[str] = []
@@ -78,7 +80,19 @@ def assemble(records: list[tuple[int, dict]], source: str) -> Conversation:
         items.extend(_user_items(record, blocks, ledger))
     close_turn()
     first = records[0][1]
-    return Conversation(source, records[0][0], str(first.get("sessionId")), tuple(items), "claude-code")
+    return Conversation(source, records[0][0], str(first.get("sessionId")), tuple(items), "claude-code",
+                        unjudgeable=_context_elsewhere(first, ids))
+
+
+def _context_elsewhere(first: dict, ids: set[str] | None) -> str | None:
+    """Why a conversation cannot be judged from this file: its first message follows one that is not here."""
+    parent = first.get("parentUuid")
+    if ids is None or not isinstance(parent, str) or parent in ids:
+        return None
+    what = "a sub-agent's file" if first.get("isSidechain") else "a session"
+    return (f"{what} that continues a conversation not in this file (its first message follows record "
+            f"{parent}): the evidence it was written from is in the parent session's file, and a file is judged "
+            "on its own")
 
 
 def _user_items(record: dict, blocks: list[dict], ledger: CallLedger) -> list[Item]:

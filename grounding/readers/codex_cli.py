@@ -40,8 +40,8 @@ def group_key(record: dict) -> str | None:
     return None
 
 
-def assemble(records: list[tuple[int, dict]], source: str) -> Conversation:
-    """One conversation from a rollout's records, in file order."""
+def assemble(records: list[tuple[int, dict]], source: str, ids: set[str] | None = None) -> Conversation:
+    """One conversation from a rollout's records, in file order (ids: unused, a rollout names no parent)."""
     session_id, instructions = None, None
     sequence: list[dict] = []
     lines: list[int] = []
