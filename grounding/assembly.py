@@ -85,7 +85,8 @@ class Assembler:
     def __init__(self, input_format: str | None = None) -> None:
         self.input_format = resolve_format(input_format) if input_format else None
         self._sessions: dict[tuple[str, str, str], list[tuple[int, dict]]] = {}  # (source, format, key)
-        self._ids: dict[str, set[str]] = {}  # per file, the ids of every session record read (skipped ones too)
+        # per file, every session record's id and its parent's (skipped records too: they sit in the chain)
+        self._ids: dict[str, dict[str, str | None]] = {}
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
 
     def feed(self, record: Record) -> list[Event]:
@@ -130,7 +131,7 @@ class Assembler:
     def end_of_source(self, source: str) -> Iterator[Event]:
         """A file ended: its sessions are complete."""
         modules = dict(SESSION_FORMATS)
-        ids = self._ids.pop(source, set())
+        ids = self._ids.pop(source, {})
         for key in [key for key in self._sessions if key[0] == source]:
             records = self._sessions.pop(key)
             try:
@@ -159,7 +160,8 @@ class Assembler:
             return
         record_id = value.get("uuid")
         if isinstance(record_id, str):
-            self._ids.setdefault(source, set()).add(record_id)
+            parent = value.get("parentUuid")
+            self._ids.setdefault(source, {})[record_id] = parent if isinstance(parent, str) else None
         key = module.group_key(value)
         if key is None:
             yield Skipped(source, line, f"{label} {value.get('type')!r} record: no message to read")

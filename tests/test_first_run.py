@@ -588,3 +588,49 @@ def test_a_sub_agent_file_with_its_own_start_is_judged_on_its_own_evidence(tmp_p
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
     (answer,) = json.loads(invoke("check", str(path), "--format", "json").stdout)["answers"]
     assert answer["status"] == "flagged" and [u["text"] for u in answer["unsupported"]] == ["ORD-99999"]
+
+
+def _record(kind: str, uuid: str, parent: str | None, content, message_id: str | None = None) -> dict:
+    message = {"role": kind, "content": content}
+    if message_id is not None:
+        message["id"] = message_id
+    return {"type": kind, "sessionId": "s-2", "uuid": uuid, "parentUuid": parent, "message": message}
+
+
+def test_a_branched_claude_code_session_is_read_along_the_branch_that_was_kept(tmp_path):
+    tool = lambda uuid, parent, use: _record("assistant", uuid, parent, [  # noqa: E731
+        {"type": "tool_use", "id": use, "name": "orders", "input": {}}], message_id=f"m-{uuid}")
+    result = lambda uuid, parent, use, text: _record("user", uuid, parent, [  # noqa: E731
+        {"type": "tool_result", "tool_use_id": use, "content": text}])
+    records = [
+        _record("user", "u1", None, "Which order?"),
+        tool("a1", "u1", "t1"), result("r1", "a1", "t1", "ORD-55120 shipped"),
+        _record("assistant", "a2", "r1", [{"type": "text", "text": "ORD-55120 shipped."}], message_id="m2"),
+        # the abandoned branch: the user asked about another order, the agent read it and answered
+        _record("user", "u2", "a2", "And ORD-66001?"),
+        tool("a3", "u2", "t2"), result("r2", "a3", "t2", "ORD-66001 is on hold"),
+        _record("assistant", "a4", "r2", [{"type": "text", "text": "ORD-66001 is on hold."}], message_id="m4"),
+        # the user rewound and edited that prompt: the kept branch forks from a2
+        _record("user", "u3", "a2", "Is it insured?"),
+        _record("assistant", "a5", "u3", [{"type": "text", "text": "Yes; ORD-66001 is too."}], message_id="m5"),
+    ]
+    path = tmp_path / "s-2.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    answers = json.loads(invoke("check", str(path), "--format", "json").stdout)["answers"]
+    assert [a["status"] for a in answers] == ["grounded", "flagged"]  # the abandoned answer is not judged
+    assert [u["text"] for u in answers[1]["unsupported"]] == ["ORD-66001"]  # read only on the abandoned branch
+
+
+def test_parallel_tool_calls_are_no_fork(tmp_path):
+    records = [
+        _record("user", "u1", None, "Both orders?"),
+        _record("assistant", "a1", "u1", [{"type": "tool_use", "id": "t1", "name": "orders", "input": {}}], "m1"),
+        _record("assistant", "a2", "a1", [{"type": "tool_use", "id": "t2", "name": "orders", "input": {}}], "m1"),
+        _record("user", "r1", "a1", [{"type": "tool_result", "tool_use_id": "t1", "content": "ORD-55120"}]),
+        _record("user", "r2", "a2", [{"type": "tool_result", "tool_use_id": "t2", "content": "ORD-66001"}]),
+        _record("assistant", "a3", "r2", [{"type": "text", "text": "ORD-55120 and ORD-66001."}], "m3"),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    (answer,) = json.loads(invoke("check", str(path), "--format", "json").stdout)["answers"]
+    assert answer["status"] == "grounded"

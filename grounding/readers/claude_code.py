@@ -38,10 +38,14 @@ def group_key(record: dict) -> str | None:
     return session + "/sidechain/" + str(record.get("agentId")) if record.get("isSidechain") else session
 
 
-def assemble(records: list[tuple[int, dict]], source: str, ids: set[str] | None = None) -> Conversation:
-    """One conversation from its records, in file order. ids holds every record id of the file: a
-    conversation whose first message continues a record not in the file (a compaction or a resumed
-    session, whose context is in the parent session's file) cannot be judged here."""
+def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | None] | None = None) -> Conversation:
+    """One conversation from its records, in file order, along the branch that was kept. ids maps every
+    record id of the file to its parent's: a conversation whose first message continues a record not in the
+    file (a compaction or a resumed session, whose context is in the parent session's file) cannot be
+    judged here."""
+    context_elsewhere = _context_elsewhere(records[0][1], ids)
+    if ids:
+        records = _kept_branch(records, ids)
     items: list[Item] = []
     ledger = CallLedger()
     turn_texts: list[str] = []
@@ -81,10 +85,54 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: set[str] | None 
     close_turn()
     first = records[0][1]
     return Conversation(source, records[0][0], str(first.get("sessionId")), tuple(items), "claude-code",
-                        unjudgeable=_context_elsewhere(first, ids))
+                        unjudgeable=context_elsewhere)
 
 
-def _context_elsewhere(first: dict, ids: set[str] | None) -> str | None:
+def _kept_branch(records: list[tuple[int, dict]], parents: dict[str, str | None]) -> list[tuple[int, dict]]:
+    """The records less the turns a user abandoned (an edited prompt, a rewind). parentUuid makes a tree:
+    a tool result hangs from its call, parallel calls from each other, so a node with several children is
+    no fork by itself. A fork is a record on the path to the last message with two or more children that
+    each start a turn (a user's text, or a new assistant message); the children off that path, and all
+    below them, were left behind. Where there is no such fork every record is kept."""
+    by_id = {record["uuid"]: record for _, record in records if isinstance(record.get("uuid"), str)}
+    last = records[-1][1].get("uuid")
+    on_path: set[str] = set()
+    while isinstance(last, str) and last not in on_path:
+        on_path.add(last)
+        last = parents.get(last)
+    children: dict[str, list[str]] = {}
+    for child, parent in parents.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(child)
+    left: list[str] = []
+    for node in on_path:
+        starts = [child for child in children.get(node, ()) if child in by_id and _starts_a_turn(by_id[child], by_id.get(node))]
+        if len(starts) > 1:
+            left += [child for child in starts if child not in on_path]
+    if not left:
+        return records
+    abandoned: set[str] = set()
+    while left:
+        node = left.pop()
+        if node not in abandoned:
+            abandoned.add(node)
+            left.extend(children.get(node, ()))
+    return [(line, record) for line, record in records if record.get("uuid") not in abandoned]
+
+
+def _starts_a_turn(record: dict, parent: dict | None) -> bool:
+    """A user's own text, or an assistant message other than its parent's (not a result, not a block of the
+    same message)."""
+    message = record["message"]
+    if record.get("type") == "user":
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else []
+        return not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
+    parent_message = parent.get("message") if parent is not None else None
+    return not (isinstance(parent_message, dict) and parent_message.get("id") == message.get("id"))
+
+
+def _context_elsewhere(first: dict, ids: dict[str, str | None] | None) -> str | None:
     """Why a conversation cannot be judged from this file: its first message follows one that is not here."""
     parent = first.get("parentUuid")
     if ids is None or not isinstance(parent, str) or parent in ids:

@@ -40,7 +40,7 @@ def group_key(record: dict) -> str | None:
     return None
 
 
-def assemble(records: list[tuple[int, dict]], source: str, ids: set[str] | None = None) -> Conversation:
+def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | None] | None = None) -> Conversation:
     """One conversation from a rollout's records, in file order (ids: unused, a rollout names no parent)."""
     session_id, instructions = None, None
     sequence: list[dict] = []
