@@ -25,8 +25,8 @@ _MARKERS = re.compile(
     r"|Previous attempt failed validation|Check [\w.]+ failed with error:|Please fix your mistakes\.)",
     re.MULTILINE,
 )
-_RECAP = re.compile(r"^For context:[ \t]*\n(?:.*\n)*?\[[^\]\n]+\] (?:said:|called tool `|`[^`\n]+` tool returned result:)",
-                    re.MULTILINE)
+_RECAP = re.compile(
+    r"^For context:[ \t]*\n(?:.*\n)*?\[[^\]\n]+\] (?:said:|called tool `|`[^`\n]+` tool returned result:)", re.MULTILINE)
 _EVIDENCE_CHECK = re.compile(r"^[ \t>*#]*\[evidence check", re.MULTILINE)
 _SCHEMA_CHECK = re.compile(r"^[ \t>*#]*\[schema check", re.MULTILINE)
 # A tool result longer than this is data, not a framework's retry text.

@@ -106,7 +106,8 @@ def _kept_branch(records: list[tuple[int, dict]], parents: dict[str, str | None]
             children.setdefault(parent, []).append(child)
     left: list[str] = []
     for node in on_path:
-        starts = [child for child in children.get(node, ()) if child in by_id and _starts_a_turn(by_id[child], by_id.get(node))]
+        starts = [child for child in children.get(node, ())
+                  if child in by_id and _starts_a_turn(by_id[child], by_id.get(node))]
         if len(starts) > 1:
             left += [child for child in starts if child not in on_path]
     if not left:
