@@ -4,11 +4,16 @@ Most formats hold a conversation in one record and it is judged as soon as it
 is read. Claude Code and Codex CLI write one record per message, grouped by
 session in one file: a file's sessions are judged when the file ends. OTLP span files are
 not ordered and a trace may be spread over many lines: traces are judged at
-the end of input.
+the end of input. On standard input, a stream that may not end (``tail -f``),
+a trace is judged as soon as it is complete: when its root span ends (a span
+ends after its children, and an exporter sends each span as it ends), or, with
+``--flush-after``, after that many seconds with no new span of it. A span that
+arrives for a trace already judged is reported, never judged as a new trace.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -88,6 +93,8 @@ class Assembler:
         # per file, every session record's id and its parent's (skipped records too: they sit in the chain)
         self._ids: dict[str, dict[str, str | None]] = {}
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
+        self._last_seen: dict[tuple[str, str], float] = {}  # a streamed trace's last span, for --flush-after
+        self._judged: set[tuple[str, str]] = set()  # streamed traces judged before the input ended
 
     def feed(self, record: Record) -> list[Event]:
         """The events a record completes (a record of a grouped format may complete none yet)."""
@@ -143,15 +150,29 @@ class Assembler:
 
     def finish(self) -> Iterator[Event]:
         """The input ended: every trace is complete."""
-        modules = dict(TRACE_FORMATS)
-        for (name, trace_id), (source, line, entries) in self._traces.items():
-            try:
-                yield modules[name].assemble(entries, source, line, trace_id)
-            except RecordError as error:
-                yield Problem(source, line, f"trace {trace_id}: {error}")
-            except READER_FAULTS as error:
-                yield _fault(source, line, error)
-        self._traces.clear()
+        for key in list(self._traces):
+            yield self._assembled(key)
+
+    def silent(self, seconds: float, now: float) -> list[Event]:
+        """The streamed traces with no new span for seconds: judged as complete (--flush-after)."""
+        return [self._assembled(key, judged=True) for key, seen in list(self._last_seen.items()) if now - seen >= seconds]
+
+    def pending(self) -> int:
+        """Traces read but not judged yet (their input has not ended)."""
+        return len(self._traces)
+
+    def _assembled(self, key: tuple[str, str], *, judged: bool = False) -> Event:
+        name, trace_id = key
+        source, line, entries = self._traces.pop(key)
+        self._last_seen.pop(key, None)
+        if judged:
+            self._judged.add(key)
+        try:
+            return dict(TRACE_FORMATS)[name].assemble(entries, source, line, trace_id)
+        except RecordError as error:
+            return Problem(source, line, f"trace {trace_id}: {error}")
+        except READER_FAULTS as error:
+            return _fault(source, line, error)
 
     def _session_record(self, name: str, module, value: object, source: str, line: int) -> Iterator[Event]:
         label = _SESSION_LABELS[name]
@@ -172,16 +193,27 @@ class Assembler:
         if not isinstance(value, dict):
             yield Problem(source, line, f"a record of the {name} format must be a JSON object")
             return
+        streamed = source == "-"
         try:
             found = module.entries(value)
+            ended = module.ended_traces(value) if streamed and hasattr(module, "ended_traces") else []
         except RecordError as error:
             yield Problem(source, line, str(error))
             return
         if not found:
             yield Skipped(source, line, f"{name} record with no model call in it")
-            return
+        now = time.monotonic() if streamed else 0.0
         for trace_id, entry in found:
             key = (name, trace_id)
+            if key in self._judged:
+                yield Problem(source, line, f"trace {trace_id}: a span arrived after the trace was judged as "
+                                            "complete; it was not read (raise --flush-after, or check the file)")
+                continue
             if key not in self._traces:
                 self._traces[key] = (source, line, [])
             self._traces[key][2].append(entry)
+            if streamed:
+                self._last_seen[key] = now
+        for trace_id in ended:
+            if (name, trace_id) in self._traces:
+                yield self._assembled((name, trace_id), judged=True)

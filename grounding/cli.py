@@ -176,6 +176,11 @@ def check(
         Optional[int],
         typer.Option("--jobs", "-j", metavar="N", help="Worker processes (0 = one per core); output is the same [1]."),
     ] = None,
+    flush_after: Annotated[
+        Optional[float],
+        typer.Option("--flush-after", metavar="SECONDS",
+                     help="On standard input, judge a trace with no new span for SECONDS as complete."),
+    ] = None,
     max_record_bytes: Annotated[
         Optional[int],
         typer.Option("--max-record-bytes", metavar="N",
@@ -218,6 +223,7 @@ def check(
             "explain": explain,
             "max-record-bytes": max_record_bytes,
             "jobs": jobs,
+            "flush-after": flush_after,
             "schema": _text(schema),
             "schema-for": _globs(schema_for),
             "contract-warn-only": contract_warn_only,
@@ -382,7 +388,8 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
         adjust = _adjustment(known, settings)
         events = judge_inputs(files, settings, summary, options["input-format"], on_record=progress.advance,
                               adjust=adjust, explain=bool(options["explain"]),
-                              max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True)
+                              max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True,
+                              flush_after=options["flush-after"])
         for event in events:
             if isinstance(event, Problem):
                 reporter.problem(event)
@@ -402,7 +409,8 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
         reporter.finish(summary)
         if report_file is not None:
             report_file.commit()  # a complete report of what was judged before the interruption
-        print(summary_line(summary) + " (interrupted)", file=sys.stderr)
+        unfinished = f"; {counted(summary.unfinished, 'trace')} not complete, not judged" if summary.unfinished else ""
+        print(summary_line(summary) + f" (interrupted{unfinished})", file=sys.stderr)
         return ExitCode.INTERRUPTED
     except BaseException:
         if report_file is not None:

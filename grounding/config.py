@@ -57,6 +57,7 @@ KEYS: dict[str, Key] = {
     "explain": Key("bool", False),
     "max-record-bytes": Key("int", 128 * 1024 * 1024),
     "jobs": Key("jobs", 1),
+    "flush-after": Key("seconds", None),
     "schema": Key("str", None),
     "schema-for": Key("paths", {}),
     "contract-warn-only": Key("bool", False),
@@ -145,6 +146,8 @@ def _checked(path: Path, key: str, value: object) -> object:
         problem = "must be a whole number of 1 or more"
     elif spec.kind == "jobs" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
         problem = "must be a whole number of 0 (one per core) or more"
+    elif spec.kind == "seconds" and (not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0):
+        problem = "must be a number of seconds above 0"
     elif spec.kind == "str" and not isinstance(value, str):
         problem = "must be a string"
     elif spec.kind == "list" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
@@ -194,7 +197,7 @@ def toml_value(value: object) -> str:
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
@@ -211,7 +214,8 @@ def _toml_key(key: str) -> str:
 
 
 # Numbers the command line gives, held to the same bounds as the configuration's (typer checks only the type).
-_COMMAND_LINE_NUMBERS = {"min-digits": "--min-digits", "max-record-bytes": "--max-record-bytes", "jobs": "--jobs"}
+_COMMAND_LINE_NUMBERS = {"min-digits": "--min-digits", "max-record-bytes": "--max-record-bytes", "jobs": "--jobs",
+                         "flush-after": "--flush-after"}
 
 
 def _checked_option(key: str, value: object) -> object:

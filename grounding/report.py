@@ -40,6 +40,7 @@ class Summary:
     errors: int = 0
     skipped: int = 0  # records read that hold no conversation of their own (Claude Code snapshots, …)
     skipped_reasons: Counter = field(default_factory=Counter)
+    unfinished: int = 0  # traces read but not complete when an interrupted run stopped (not in the JSON)
     via: Counter = field(default_factory=Counter)
     unsupported_by_shape: Counter = field(default_factory=Counter)
     unsupported_values: Counter = field(default_factory=Counter)

@@ -12,6 +12,9 @@ and passed on.
 from __future__ import annotations
 
 import os
+import queue
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -59,6 +62,7 @@ def judge_inputs(
     max_record_bytes: int | None = None,
     jobs: int = 1,
     expanded: bool = False,
+    flush_after: float | None = None,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
@@ -72,10 +76,11 @@ def judge_inputs(
         judged = _ranges_in_workers(files, summary, settings, explain, workers, input_format,
                                     on_record, max_record_bytes)
     elif workers > 1:
-        events = _events(files, summary, input_format, on_record, max_record_bytes, defer=True)
+        events = _events(files, summary, input_format, on_record, max_record_bytes, defer=True,
+                         flush_after=flush_after)
         judged = _in_workers(events, settings, explain, workers, input_format)
     else:
-        events = _events(files, summary, input_format, on_record, max_record_bytes)
+        events = _events(files, summary, input_format, on_record, max_record_bytes, flush_after=flush_after)
         judged = ((event, _judge(event, settings, explain)) for event in events)
     for event, answers in judged:
         if isinstance(event, Problem):
@@ -100,14 +105,38 @@ def _events(
     on_record: Callable[[Record | Problem], None] | None,
     max_record_bytes: int | None,
     defer: bool = False,
+    flush_after: float | None = None,
 ) -> Iterator[Event | Record]:
     """Conversations, problems and skipped records in input order; with defer, a one-record conversation
     is passed on as its Record, to be read where it is judged (a worker parses its line again, which is
-    cheaper than sending it the parsed record)."""
+    cheaper than sending it the parsed record). With flush_after, a trace streamed on standard input with no
+    new span for that many seconds is judged as complete."""
     assembler = Assembler(input_format)
+    try:
+        yield from _assembled(paths, summary, assembler, on_record, max_record_bytes, defer, flush_after)
+    except KeyboardInterrupt:
+        summary.unfinished = assembler.pending()  # read, not complete: said with the interrupted summary
+        raise
+
+
+def _assembled(
+    paths: Iterable[str],
+    summary: Summary,
+    assembler: Assembler,
+    on_record: Callable[[Record | Problem], None] | None,
+    max_record_bytes: int | None,
+    defer: bool,
+    flush_after: float | None,
+) -> Iterator[Event | Record]:
     for path in paths:
         summary.files += 1
-        for record in read_records(path, max_record_bytes):
+        records = read_records(path, max_record_bytes)
+        if path == "-" and flush_after:
+            records = with_silences(records, flush_after)
+        for record in records:
+            if record is None:  # a pause in the stream: the traces silent for flush_after are complete
+                yield from assembler.silent(flush_after, time.monotonic())
+                continue
             summary.records += 1
             if on_record is not None:
                 on_record(record)
@@ -119,6 +148,37 @@ def _events(
                 yield from assembler.feed(record)
         yield from assembler.end_of_source(path)
     yield from assembler.finish()
+
+
+_END = object()
+
+
+def with_silences(records: Iterator[Record | Problem], seconds: float) -> Iterator[Record | Problem | None]:
+    """The records of a stream, read in a thread, and None whenever the stream has been silent for a while
+    (a quarter of seconds, at most one second), so that silent traces can be judged while input waits."""
+    found: queue.Queue = queue.Queue(maxsize=1024)
+
+    def read() -> None:
+        try:
+            for record in records:
+                found.put(record)
+        except BaseException as error:  # raised again where the records are used
+            found.put(error)
+        found.put(_END)
+
+    threading.Thread(target=read, name="ground-stdin", daemon=True).start()
+    tick = min(max(seconds / 4, 0.05), 1.0)
+    while True:
+        try:
+            item = found.get(timeout=tick)
+        except queue.Empty:
+            yield None
+            continue
+        if item is _END:
+            return
+        if isinstance(item, BaseException):
+            raise item
+        yield item
 
 
 def _judge(event: Event, settings: Settings, explain: bool) -> list[JudgedAnswer]:

@@ -636,3 +636,79 @@ def test_parallel_tool_calls_are_no_fork(tmp_path):
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
     (answer,) = json.loads(invoke("check", str(path), "--format", "json").stdout)["answers"]
     assert answer["status"] == "grounded"
+
+
+# streaming: a trace is judged when it is complete, not at the end of input --------------------------------
+
+
+def _otel_span(trace: str, span: str, parent: str, outputs: list, inputs: list, *, ended: bool) -> dict:
+    attributes = [
+        {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+        {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps(inputs)}},
+        {"key": "gen_ai.output.messages", "value": {"stringValue": json.dumps(outputs)}},
+    ]
+    record = {"traceId": trace, "spanId": span, "parentSpanId": parent, "startTimeUnixNano": "1",
+              "attributes": attributes}
+    if ended:
+        record["endTimeUnixNano"] = "2"
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [record]}]}]}
+
+
+def _otel_trace(trace: str, *, root_ended: bool) -> dict:
+    user = {"role": "user", "parts": [{"type": "text", "content": "Which port?"}]}
+    call = {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "show", "arguments": {}}]}
+    result = {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": {"port": "fc1/3"}}]}
+    answer = {"role": "assistant", "parts": [{"type": "text", "content": f"Port fc1/3, ticket INC-{trace}77"}],
+              "finish_reason": "stop"}
+    return _otel_span(trace, "s1", "", [answer], [user, call, result], ended=root_ended)
+
+
+def _read_until(stream, marker: str, seconds: float = 20) -> str:
+    seen = ""
+    deadline = time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.2)
+        if ready:
+            chunk = os.read(stream.fileno(), 65536).decode()
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def _streaming(*args: str) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.Popen([sys.executable, "-m", "grounding", "check", "-", "--format", "concise", *args],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def test_a_streamed_trace_is_judged_when_its_root_span_ends_and_ctrl_c_says_what_was_left():
+    import signal
+
+    proc = _streaming()
+    try:
+        proc.stdin.write((json.dumps(_otel_trace("1001", root_ended=True)) + "\n").encode())
+        proc.stdin.write((json.dumps(_otel_trace("2002", root_ended=False)) + "\n").encode())
+        proc.stdin.flush()
+        seen = _read_until(proc.stdout, "INC-100177")
+        assert "INC-100177" in seen and "INC-200277" not in seen  # the input is still open
+        proc.send_signal(signal.SIGINT)
+        _, err = (stream.decode() for stream in proc.communicate(timeout=20))
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "1 conversation," in err and "1 trace not complete, not judged" in err
+
+
+def test_flush_after_judges_a_streamed_trace_that_went_silent():
+    proc = _streaming("--flush-after", "0.5")
+    try:
+        proc.stdin.write((json.dumps(_otel_trace("3003", root_ended=False)) + "\n").encode())
+        proc.stdin.flush()
+        seen = _read_until(proc.stdout, "INC-300377")
+        assert "INC-300377" in seen
+        late = (json.dumps(_otel_trace("3003", root_ended=False)) + "\n").encode()  # after it was judged
+        _, err = (stream.decode() for stream in proc.communicate(late, timeout=20))
+    finally:
+        proc.kill()
+    assert "a span arrived after the trace was judged" in err

@@ -16,6 +16,13 @@ def recognises(record: object) -> bool:
     return isinstance(record, dict) and "run_type" in record and ("dotted_order" in record or "trace_id" in record)
 
 
+def ended_traces(record: dict) -> list[str]:
+    """The trace whose root run (no parent) ends with this record: on a stream it is complete."""
+    if record.get("parent_run_id") is None and record.get("end_time") and (record.get("trace_id") or record.get("id")):
+        return [str(record.get("trace_id") or record.get("id"))]
+    return []
+
+
 def entries(record: dict) -> list[tuple[str, dict]]:
     return [(str(record.get("trace_id") or record.get("id")), record)] if record.get("run_type") == "llm" else []
 

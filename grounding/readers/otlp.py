@@ -197,6 +197,18 @@ def _flat_message(fields: dict) -> dict:
     return message
 
 
+def ended_traces(record: dict) -> list[str]:
+    """The traces whose root span (no parent) ends in this record: on a stream they are complete, as a
+    span ends after its children and an exporter sends each span when it ends."""
+    ended = []
+    for resource in _dicts(record.get("resourceSpans")):
+        for scope in _dicts(resource.get("scopeSpans")):
+            for span in _dicts(scope.get("spans")):
+                if not span.get("parentSpanId") and span.get("endTimeUnixNano") and span.get("traceId"):
+                    ended.append(str(span["traceId"]))
+    return ended
+
+
 def entries(record: dict) -> list[tuple[str, dict]]:
     """(trace id, span) for every model-call span of one TracesData record."""
     return [(str(span.get("traceId")), span) for span in spans(record) if kind_of(span)]

@@ -7,6 +7,7 @@ from typing import TextIO
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
+from grounding.report_file import is_regular_file
 from grounding.reporters.findings import findings_of
 from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
@@ -17,6 +18,7 @@ class ConciseReporter:
         self.out, self.err = out, err
         self.codes = codes
         self.quiet = quiet
+        self.live = not is_regular_file(out)  # a pipe or a terminal is read as the run goes
 
     def answer(self, judged: JudgedAnswer) -> None:
         for finding in findings_of(judged, codes=self.codes):
@@ -24,6 +26,8 @@ class ConciseReporter:
             shape = f" ({shown_shape(finding.value, finding.shape)})" if finding.shape else ""
             tag = "" if finding.rule == "unsupported-value" else f" [{finding.rule}]"
             self.out.write(f"{finding.source}:{finding.line}: {finding.code} {finding.where} {label}{shape}{tag}\n")
+            if self.live:
+                self.out.flush()
 
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import builtins
 import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, counted, summary_line
+from grounding.report_file import is_regular_file
 from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
 from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
@@ -56,7 +56,7 @@ class _Lines:
         self._console: Console | None = None
         self._pending: list[str] = []  # plain lines not written yet: a report writes once per answer
         # a regular file is read when the run ends: written in blocks of lines, not once per answer
-        self._hold = _LINES_HELD_FOR_A_FILE if _is_regular_file(stream) else 0
+        self._hold = _LINES_HELD_FOR_A_FILE if is_regular_file(stream) else 0
         self.plain = not _may_be_terminal(stream) or not (self.console.is_terminal or self.console.is_jupyter)
 
     @property
@@ -189,13 +189,6 @@ class FullReporter:
                           "read; if the file is of another format, `ground formats` lists those read")
         if capped:
             self.err.flush(final=True)
-
-
-def _is_regular_file(stream: TextIO) -> bool:
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's buffer), or a closed one
-        return False
 
 
 def _may_be_terminal(stream: TextIO) -> bool:

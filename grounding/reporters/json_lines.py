@@ -9,15 +9,19 @@ import orjson
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.report_file import is_regular_file
 from grounding.reporters.json_report import answer_json, problem_json
 
 
 class JsonLinesReporter:
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
+        self.live = not is_regular_file(out)  # a filter in a pipeline passes each answer on as it is judged
 
     def answer(self, judged: JudgedAnswer) -> None:
         self.out.write(orjson.dumps(answer_json(judged)).decode() + "\n")
+        if self.live:
+            self.out.flush()
 
     def problem(self, problem: Problem) -> None:
         self.err.write(orjson.dumps({"error": problem_json(problem)}).decode() + "\n")
