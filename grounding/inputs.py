@@ -39,6 +39,7 @@ class Record:
     raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
     # False: parsed by orjson alone, its numbers not checked yet (see exact_value); raw is then the line
     exact: bool = True
+    document: bytes | None = None  # the whole .json document this record is (part of): where its answers are
 
     __reduce__ = by_position
 
@@ -366,9 +367,9 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
         return
     if isinstance(document, list) and document and all(_is_conversation(item) for item in document):
         for item in document:
-            yield Record(source, 1, item)
+            yield Record(source, 1, item, document=data)
     else:
-        yield Record(source, 1, document)
+        yield Record(source, 1, document, document=data)
 
 
 def _is_conversation(item: object) -> bool:

@@ -11,6 +11,7 @@ and passed on.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import threading
@@ -33,7 +34,7 @@ from grounding.inputs import (
     read_range,
     read_records,
 )
-from grounding.model import Conversation
+from grounding.model import ANSWER, Conversation
 from grounding.report import Summary
 from grounding.settings import Settings
 
@@ -130,6 +131,7 @@ def _assembled(
 ) -> Iterator[Event | Record]:
     for path in paths:
         summary.files += 1
+        places: dict[str, int] = {}  # in a .json document: where the last answer located was found
         records = read_records(path, max_record_bytes)
         if path == "-" and flush_after:
             records = with_silences(records, flush_after)
@@ -144,10 +146,41 @@ def _assembled(
                 yield record
             elif defer and record.raw is not None and not assembler.groups(record):
                 yield Record(record.source, record.line, None, record.size, record.raw)  # parsed again where judged
+            elif record.document is not None:
+                for event in assembler.feed(record):
+                    yield answers_located(event, record.document, places) if isinstance(event, Conversation) else event
             else:
                 yield from assembler.feed(record)
         yield from assembler.end_of_source(path)
     yield from assembler.finish()
+
+
+def answers_located(conversation: Conversation, document: bytes, places: dict[str, int]) -> Conversation:
+    """The conversation with each answer at the line where its text starts in a (pretty-printed) .json
+    document, found in document order after the answer before it; an answer not found keeps the line of
+    its conversation."""
+    text = document.decode("utf-8", "replace")
+    at = places.get("at", 0)
+    items = []
+    for item in conversation.items:
+        if item.kind is ANSWER and not item.line and item.text:
+            found = _find_string(text, item.text, at)
+            if found >= 0:
+                at = found
+                item = replace(item, line=text.count("\n", 0, found) + 1)
+        items.append(item)
+    places["at"] = at
+    return replace(conversation, items=tuple(items))
+
+
+def _find_string(text: str, value: str, start: int) -> int:
+    """Where value stands in text as a JSON string's content (as a document writes it), or -1."""
+    for ascii_only in (False, True):
+        spelled = json.dumps(value[:80], ensure_ascii=ascii_only)[1:-1]
+        found = text.find(spelled, start)
+        if found >= 0:
+            return found
+    return -1
 
 
 _END = object()

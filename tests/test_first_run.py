@@ -712,3 +712,14 @@ def test_flush_after_judges_a_streamed_trace_that_went_silent():
     finally:
         proc.kill()
     assert "a span arrived after the trace was judged" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_answer_in_a_pretty_printed_json_document_is_reported_at_its_own_line(tmp_path, jobs):
+    lines = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()
+    conversations = [json.loads(lines[0]), json.loads(lines[1])]
+    path = tmp_path / "pretty.json"
+    path.write_text(json.dumps(conversations, indent=2))
+    at = next(n for n, line in enumerate(path.read_text().splitlines(), 1) if "tracking 1Z999AA10123456785" in line)
+    result = invoke("check", str(path), "--format", "concise", "--jobs", jobs)
+    assert f"{path}:{at}: GR001 conversation order-status-invented turn 0 1Z999AA10123456785" in result.stdout
