@@ -93,6 +93,7 @@ class Assembler:
         # per file, every session record's id and its parent's (skipped records too: they sit in the chain)
         self._ids: dict[str, dict[str, str | None]] = {}
         self._traces: dict[tuple[str, str], tuple[str, int, list[object]]] = {}
+        self._lines: dict[tuple[str, str], list[int]] = {}  # the line of each of a trace's entries
         self._last_seen: dict[tuple[str, str], float] = {}  # a streamed trace's last span, for --flush-after
         self._judged: set[tuple[str, str]] = set()  # streamed traces judged before the input ended
 
@@ -155,7 +156,8 @@ class Assembler:
 
     def silent(self, seconds: float, now: float) -> list[Event]:
         """The streamed traces with no new span for seconds: judged as complete (--flush-after)."""
-        return [self._assembled(key, judged=True) for key, seen in list(self._last_seen.items()) if now - seen >= seconds]
+        silent = [key for key, seen in self._last_seen.items() if now - seen >= seconds]
+        return [self._assembled(key, judged=True) for key in silent]
 
     def pending(self) -> int:
         """Traces read but not judged yet (their input has not ended)."""
@@ -164,11 +166,12 @@ class Assembler:
     def _assembled(self, key: tuple[str, str], *, judged: bool = False) -> Event:
         name, trace_id = key
         source, line, entries = self._traces.pop(key)
+        lines = self._lines.pop(key)
         self._last_seen.pop(key, None)
         if judged:
             self._judged.add(key)
         try:
-            return dict(TRACE_FORMATS)[name].assemble(entries, source, line, trace_id)
+            return dict(TRACE_FORMATS)[name].assemble(entries, source, line, trace_id, lines)
         except RecordError as error:
             return Problem(source, line, f"trace {trace_id}: {error}")
         except READER_FAULTS as error:
@@ -211,7 +214,9 @@ class Assembler:
                 continue
             if key not in self._traces:
                 self._traces[key] = (source, line, [])
+                self._lines[key] = []
             self._traces[key][2].append(entry)
+            self._lines[key].append(line)
             if streamed:
                 self._last_seen[key] = now
         for trace_id in ended:

@@ -723,3 +723,16 @@ def test_an_answer_in_a_pretty_printed_json_document_is_reported_at_its_own_line
     at = next(n for n, line in enumerate(path.read_text().splitlines(), 1) if "tracking 1Z999AA10123456785" in line)
     result = invoke("check", str(path), "--format", "concise", "--jobs", jobs)
     assert f"{path}:{at}: GR001 conversation order-status-invented turn 0 1Z999AA10123456785" in result.stdout
+
+
+def test_an_answer_of_a_span_export_is_reported_at_the_line_of_the_span_that_wrote_it(tmp_path):
+    user = {"role": "user", "parts": [{"type": "text", "content": "Which port?"}]}
+    call = {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "show", "arguments": {}}]}
+    result = {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": {"port": "fc1/3"}}]}
+    answer = {"role": "assistant", "parts": [{"type": "text", "content": "Port fc1/3, ticket INC-5577"}]}
+    first = _otel_span("t9", "s1", "root", [call], [user], ended=True)
+    second = _otel_span("t9", "s2", "root", [answer], [user, call, result], ended=True)
+    path = tmp_path / "spans.jsonl"
+    path.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    result = invoke("check", str(path), "--format", "concise")
+    assert f"{path}:2: GR001 conversation t9 turn 0 INC-5577" in result.stdout

@@ -23,15 +23,15 @@ def entries(record: dict) -> list[tuple[str, dict]]:
     return [(str(record.get("trace_id")), record)]
 
 
-def assemble(spans: list[dict], source: str, line: int, trace_id: str) -> Conversation:
+def assemble(spans: list[dict], source: str, line: int, trace_id: str, lines: list[int] | None = None) -> Conversation:
     calls = []
-    for span in spans:
+    for span, span_line in zip(spans, lines or [0] * len(spans)):
         data = span["span_data"]
         if data.get("type") == "generation":
             inputs = as_chat_messages(data.get("input")) or []
             outputs = output_message(data.get("output"))
             calls.append(ModelCall(str(span.get("started_at") or ""), inputs, outputs,
-                                   captured=bool(inputs or outputs)))
+                                   captured=bool(inputs or outputs), line=span_line))
     missing = None
     if not calls:
         kinds = sorted({str(span["span_data"].get("type")) for span in spans})

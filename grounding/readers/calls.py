@@ -10,10 +10,11 @@ answer judged once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from grounding.model import Conversation
+from grounding.model import ANSWER, Conversation, Item
 from grounding.readers import openai
+from grounding.readers.common import text_of_parts
 
 
 @dataclass
@@ -23,6 +24,7 @@ class ModelCall:
     outputs: list[dict] = field(default_factory=list)
     conversation_id: object = None
     captured: bool = True  # False when the call was logged without its messages
+    line: int = 0  # the line of the record that holds the call (0: not known)
 
 
 def conversation_from_calls(
@@ -36,13 +38,30 @@ def conversation_from_calls(
         messages.extend(call.inputs[_already_seen(messages, call.inputs) :])
         messages.extend(call.outputs)
     conversation = openai.read({"id": conversation_id or trace_id, "messages": messages}, source, line)
+    items = _answers_at_their_lines(conversation.items, ordered)
     missing = sum(1 for call in ordered if not call.captured)
     unjudgeable = extra_unjudgeable or (
         f"{missing} of {len(ordered)} model calls of trace {trace_id} were recorded without their messages "
         "(content capture is off): the evidence cannot be known"
         if missing else None
     )
-    return Conversation(conversation.source, line, conversation.id, conversation.items, input_format, unjudgeable)
+    return Conversation(conversation.source, line, conversation.id, items, input_format, unjudgeable)
+
+
+def _answers_at_their_lines(items: tuple[Item, ...], calls: list[ModelCall]) -> tuple[Item, ...]:
+    """Each answer with the line of the call whose output wrote it, matched in order by its text."""
+    written = [(call.line, text_of_parts(message.get("content"))) for call in calls if call.line
+               for message in call.outputs if isinstance(message, dict) and message.get("role") == "assistant"]
+    if not written:
+        return items
+    placed, at = [], 0
+    for item in items:
+        if item.kind is ANSWER:
+            found = next((n for n in range(at, len(written)) if written[n][1] == item.text), None)
+            if found is not None:
+                item, at = replace(item, line=written[found][0]), found + 1
+        placed.append(item)
+    return tuple(placed)
 
 
 def _already_seen(messages: list[dict], inputs: list[dict]) -> int:

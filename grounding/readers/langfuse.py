@@ -35,14 +35,15 @@ def entries(record: dict) -> list[tuple[str, dict]]:
     return found
 
 
-def assemble(generations: list[dict], source: str, line: int, trace_id: str) -> Conversation:
+def assemble(generations: list[dict], source: str, line: int, trace_id: str,
+             lines: list[int] | None = None) -> Conversation:
     calls = []
-    for generation in generations:
+    for generation, generation_line in zip(generations, lines or [0] * len(generations)):
         raw_input, raw_output = _decoded(generation.get("input")), _decoded(generation.get("output"))
         inputs = as_chat_messages(raw_input) or []
         outputs = output_message(raw_output) if raw_output is not None else []
         start = generation.get("startTime") or generation.get("start_time") or ""
-        calls.append(ModelCall(str(start), inputs, outputs, captured=raw_input is not None))
+        calls.append(ModelCall(str(start), inputs, outputs, captured=raw_input is not None, line=generation_line))
     return conversation_from_calls(calls, source, line, trace_id, "langfuse")
 
 

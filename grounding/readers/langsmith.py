@@ -27,11 +27,11 @@ def entries(record: dict) -> list[tuple[str, dict]]:
     return [(str(record.get("trace_id") or record.get("id")), record)] if record.get("run_type") == "llm" else []
 
 
-def assemble(runs: list[dict], source: str, line: int, trace_id: str) -> Conversation:
+def assemble(runs: list[dict], source: str, line: int, trace_id: str, lines: list[int] | None = None) -> Conversation:
     calls = []
-    for run in runs:
+    for run, run_line in zip(runs, lines or [0] * len(runs)):
         inputs = as_chat_messages(run.get("inputs")) or []
         outputs = output_message(run.get("outputs")) if run.get("outputs") is not None else []
         calls.append(ModelCall(str(run.get("dotted_order") or run.get("start_time") or ""), inputs, outputs,
-                               captured=run.get("inputs") is not None))
+                               captured=run.get("inputs") is not None, line=run_line))
     return conversation_from_calls(calls, source, line, trace_id, "langsmith")

@@ -38,7 +38,8 @@ def entries(record: dict) -> list[tuple[str, dict]]:
     return found
 
 
-def assemble(events: list[dict], source: str, line: int, trace_id: str) -> Conversation:
+def assemble(events: list[dict], source: str, line: int, trace_id: str, lines: list[int] | None = None) -> Conversation:
+    """One conversation from a trace's log events, by span (lines: not used; answers take the trace's)."""
     by_span: dict[object, list[dict]] = {}
     for event in events:
         by_span.setdefault(event["span"], []).append(event)

@@ -78,16 +78,16 @@ def has_content(span: dict) -> bool:
                                "llm.output_messages")) for key in attributes)
 
 
-def assemble(trace: list[dict], source: str, line: int, trace_id: str) -> Conversation:
-    """One conversation from the model-call spans of one trace."""
+def assemble(trace: list[dict], source: str, line: int, trace_id: str, lines: list[int] | None = None) -> Conversation:
+    """One conversation from the model-call spans of one trace (lines: the line of each span's record)."""
     calls, input_format = [], "otel-genai"
-    for span in trace:
+    for span, span_line in zip(trace, lines or [0] * len(trace)):
         kind = kind_of(span)
         if kind is None:
             continue
         input_format = kind
         inputs, outputs, conversation_id = _messages_of(span, kind)
-        calls.append(ModelCall(span["start"], inputs, outputs, conversation_id, has_content(span)))
+        calls.append(ModelCall(span["start"], inputs, outputs, conversation_id, has_content(span), span_line))
     return conversation_from_calls(calls, source, line, trace_id, input_format)
 
 
