@@ -736,3 +736,10 @@ def test_an_answer_of_a_span_export_is_reported_at_the_line_of_the_span_that_wro
     path.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
     result = invoke("check", str(path), "--format", "concise")
     assert f"{path}:2: GR001 conversation t9 turn 0 INC-5577" in result.stdout
+
+
+@pytest.mark.parametrize(("output_format", "mark"), [("concise", "GR006 conversation refund-arithmetic turn 0 $889.50"),
+                                                     ("github", "title=ground GR006 (derived-value)")])
+def test_the_finding_formats_list_the_derived_values_that_fail_the_run(output_format, mark):
+    assert mark not in invoke("check", SUPPORT, "--format", output_format).stdout
+    assert mark in invoke("check", SUPPORT, "--format", output_format, "--fail-on-derived").stdout

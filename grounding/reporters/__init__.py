@@ -56,7 +56,7 @@ def _full(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
 def _simple(module: str, name: str, *told: str) -> Callable[[TextIO, TextIO, ReportOptions], Reporter]:
     """Import a reporter only when it is used: start-up stays light. It is told the options it names: codes
     by a reporter that lists findings (the JSON reports hold every answer whole), quiet by one that ends
-    with a summary line."""
+    with a summary line, failing by one that lists the derived values of an answer --fail-on-derived fails."""
 
     def make(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
         reporter = getattr(import_module(f"grounding.reporters.{module}"), name)
@@ -67,12 +67,12 @@ def _simple(module: str, name: str, *told: str) -> Callable[[TextIO, TextIO, Rep
 
 REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, ReportOptions], Reporter]] = {
     OutputFormat.FULL: _full,
-    OutputFormat.CONCISE: _simple("concise", "ConciseReporter", "codes", "quiet"),
+    OutputFormat.CONCISE: _simple("concise", "ConciseReporter", "codes", "quiet", "failing"),
     OutputFormat.JSON: _simple("json_report", "JsonReporter"),
     OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter"),
     OutputFormat.SARIF: _simple("sarif", "SarifReporter", "codes"),
     OutputFormat.JUNIT: _simple("junit", "JunitReporter"),
-    OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet"),
+    OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet", "failing"),
     OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter", "codes"),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TextIO
 
 from grounding.engine import JudgedAnswer
@@ -11,17 +12,21 @@ from grounding.report_file import is_regular_file
 from grounding.reporters.findings import findings_of
 from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
+from grounding.verdict import Verdict
 
 
 class ConciseReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES, quiet: bool = False) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES, quiet: bool = False,
+                 failing: Callable[[Verdict], str | None] | None = None) -> None:
         self.out, self.err = out, err
+        self.failing = failing
         self.codes = codes
         self.quiet = quiet
         self.live = not is_regular_file(out)  # a pipe or a terminal is read as the run goes
 
     def answer(self, judged: JudgedAnswer) -> None:
-        for finding in findings_of(judged, codes=self.codes):
+        derived = self.failing is not None and self.failing(judged.verdict) == "--fail-on-derived"
+        for finding in findings_of(judged, derived=derived, codes=self.codes):
             label = finding.text or finding.message
             shape = f" ({shown_shape(finding.value, finding.shape)})" if finding.shape else ""
             tag = "" if finding.rule == "unsupported-value" else f" [{finding.rule}]"

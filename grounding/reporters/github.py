@@ -8,6 +8,7 @@ the full list to ``$GITHUB_STEP_SUMMARY`` when it is set.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TextIO
 
 from grounding.engine import JudgedAnswer
@@ -15,6 +16,7 @@ from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
 from grounding.reporters.findings import Finding, findings_of
 from grounding.rules import ALL_CODES
+from grounding.verdict import Verdict
 
 ANNOTATION_CAP = 10
 _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
@@ -22,8 +24,10 @@ _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 class GithubReporter:
     def __init__(self, out: TextIO, err: TextIO, *, step_summary: str | None = None,
-                 codes: frozenset[str] = ALL_CODES, quiet: bool = False) -> None:
+                 codes: frozenset[str] = ALL_CODES, quiet: bool = False,
+                 failing: Callable[[Verdict], str | None] | None = None) -> None:
         self.out, self.err = out, err
+        self.failing = failing
         self.codes = codes
         self.quiet = quiet
         self.step_summary = step_summary if step_summary is not None else os.environ.get("GITHUB_STEP_SUMMARY")
@@ -32,7 +36,8 @@ class GithubReporter:
         self.input_errors = 0
 
     def answer(self, judged: JudgedAnswer) -> None:
-        for finding in findings_of(judged, codes=self.codes):
+        derived = self.failing is not None and self.failing(judged.verdict) == "--fail-on-derived"
+        for finding in findings_of(judged, derived=derived, codes=self.codes):
             self.findings.append(finding)
             level = _LEVELS[finding.level]
             if level == "error":
