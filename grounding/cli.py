@@ -376,7 +376,7 @@ def formats() -> None:
 def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
     output_format = OutputFormat(options["output-format"])
     files = expand(inputs)
-    report_file = AtomicFile(options["output"]) if options["output"] else None
+    report_file = _report_file(options["output"])
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
     out = progress.guard(report_file.stream if report_file else sys.stdout)
     shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
@@ -404,11 +404,17 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
         else:
             reporter.finish(summary)  # what a pipe has read stays a whole document (valid JSON, SARIF, …)
         _fail(error)
+    except OSError as error:
+        if report_file is None or isinstance(error, BrokenPipeError):  # not the report's (reading errors are
+            raise  # the records' problems), or a reader that left: main ends quietly
+        progress.stop()
+        report_file.discard()
+        _fail(_unwritable(options["output"], error))
     except KeyboardInterrupt:
         progress.stop()
         reporter.finish(summary)
         if report_file is not None:
-            report_file.commit()  # a complete report of what was judged before the interruption
+            _commit(report_file)  # a complete report of what was judged before the interruption
         unfinished = f"; {counted(summary.unfinished, 'trace')} not complete, not judged" if summary.unfinished else ""
         print(summary_line(summary) + f" (interrupted{unfinished})", file=sys.stderr)
         return ExitCode.INTERRUPTED
@@ -417,12 +423,43 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
             report_file.discard()
         raise
     progress.stop()
-    reporter.finish(summary)
     if report_file is not None:
-        report_file.commit()  # before saying it is written
+        try:
+            reporter.finish(summary)
+        except OSError as error:
+            if isinstance(error, BrokenPipeError):
+                raise
+            report_file.discard()
+            _fail(_unwritable(options["output"], error))
+        _commit(report_file)  # before saying it is written
+    else:
+        reporter.finish(summary)
+    if report_file is not None:
         if not options["quiet"]:
             print(f"{summary_line(summary)}; report written to {options['output']}")
     return _finish(summary, settings, options, known, write, collected, files)
+
+
+def _report_file(path: str | None) -> AtomicFile | None:
+    if path is None:
+        return None
+    try:
+        return AtomicFile(path)
+    except OSError as error:
+        _fail(_unwritable(path, error))
+
+
+def _commit(report_file: AtomicFile) -> None:
+    try:
+        report_file.commit()
+    except OSError as error:
+        report_file.discard()
+        _fail(_unwritable(report_file.path, error))
+
+
+def _unwritable(path: str, error: OSError) -> GroundingError:
+    return GroundingError(f"--output {path}: cannot write the report ({error.strerror or error}); "
+                          "an older report there is left as it was")
 
 
 def _adjustment(known: Baseline | None, settings: Settings) -> Callable[[JudgedAnswer], JudgedAnswer] | None:

@@ -39,30 +39,46 @@ def _same_file(a: str, b: str) -> bool:
 
 
 class AtomicFile:
-    """A text file written beside its target and renamed onto it by commit(); discard() leaves no trace."""
+    """A text file written beside its target and renamed onto it by commit(); discard() leaves no trace.
+
+    Only a regular file (or a new one) is replaced so: a target that is a device, a pipe or a terminal
+    (``-o /dev/stdout``) is written in place, as renaming onto it would replace the device itself; a
+    symbolic link's target is replaced, not the link.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
-        folder, name = os.path.split(os.path.abspath(path))
+        self._temporary: str | None = None
+        if os.path.exists(path) and not os.path.isfile(path):
+            self.stream: TextIO = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by commit
+            return
+        self._target = os.path.realpath(path)
+        folder, name = os.path.split(self._target)
         # a hidden name with no transcript suffix: a folder being read never picks it up as an input
         descriptor, self._temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
-        self.stream: TextIO = os.fdopen(descriptor, "w", encoding="utf-8")
+        self.stream = os.fdopen(descriptor, "w", encoding="utf-8")
 
     def commit(self) -> None:
         self.stream.close()
-        if os.path.exists(self.path):  # keep the mode of the file replaced; mkstemp makes it 0600
-            os.chmod(self._temporary, os.stat(self.path).st_mode & 0o7777)
+        if self._temporary is None:
+            return
+        if os.path.exists(self._target):  # keep the mode of the file replaced; mkstemp makes it 0600
+            os.chmod(self._temporary, os.stat(self._target).st_mode & 0o7777)
         else:
             os.chmod(self._temporary, 0o666 & ~_umask())
-        os.replace(self._temporary, self.path)
+        os.replace(self._temporary, self._target)
 
     def discard(self) -> None:
         if not self.stream.closed:
-            self.stream.close()
-        try:
-            os.unlink(self._temporary)
-        except FileNotFoundError:
-            pass
+            try:
+                self.stream.close()
+            except OSError:  # what could not be written is dropped with the file
+                pass
+        if self._temporary is not None:
+            try:
+                os.unlink(self._temporary)
+            except FileNotFoundError:
+                pass
 
 
 def is_regular_file(stream: TextIO) -> bool:

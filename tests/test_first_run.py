@@ -743,3 +743,21 @@ def test_an_answer_of_a_span_export_is_reported_at_the_line_of_the_span_that_wro
 def test_the_finding_formats_list_the_derived_values_that_fail_the_run(output_format, mark):
     assert mark not in invoke("check", SUPPORT, "--format", output_format).stdout
     assert mark in invoke("check", SUPPORT, "--format", output_format, "--fail-on-derived").stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_a_report_that_cannot_be_written_is_exit_2_naming_the_path_and_a_device_is_never_replaced():
+    import stat
+
+    result = invoke("check", SUPPORT, "-o", "/dev/full")
+    assert result.exit_code == 2 and "--output /dev/full: cannot write the report" in result.stderr
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)  # written in place, never renamed onto
+
+
+def test_a_report_through_a_symbolic_link_replaces_the_file_it_names(tmp_path):
+    target = tmp_path / "real.txt"
+    target.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert invoke("check", SUPPORT, "-o", str(link)).exit_code == 1
+    assert link.is_symlink() and "RMA-40213" in target.read_text()
