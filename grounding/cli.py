@@ -26,7 +26,7 @@ from grounding.progress import Progress
 from grounding.readers import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 from grounding.report import Summary, counted, empty_run_message, statistics_lines, summary_line
 from grounding.report_file import AtomicFile, check_target
-from grounding.reporters import OutputFormat, ReportOptions, make_reporter
+from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
 from grounding.rules import ALL_CODES, selection, without_ignored
 from grounding.runner import judge_inputs
 from grounding.settings import Settings, build_settings, shape_table
@@ -423,21 +423,25 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
             report_file.discard()
         raise
     progress.stop()
-    if report_file is not None:
-        try:
-            reporter.finish(summary)
-        except OSError as error:
-            if isinstance(error, BrokenPipeError):
-                raise
-            report_file.discard()
-            _fail(_unwritable(options["output"], error))
-        _commit(report_file)  # before saying it is written
-    else:
-        reporter.finish(summary)
-    if report_file is not None:
-        if not options["quiet"]:
-            print(f"{summary_line(summary)}; report written to {options['output']}")
+    _close_report(reporter, summary, report_file)
+    if report_file is not None and not options["quiet"]:
+        print(f"{summary_line(summary)}; report written to {options['output']}")
     return _finish(summary, settings, options, known, write, collected, files)
+
+
+def _close_report(reporter: Reporter, summary: Summary, report_file: AtomicFile | None) -> None:
+    """Write the report's end; a report file is then put in place whole, or not at all."""
+    if report_file is None:
+        reporter.finish(summary)
+        return
+    try:
+        reporter.finish(summary)
+    except OSError as error:
+        if isinstance(error, BrokenPipeError):
+            raise
+        report_file.discard()
+        _fail(_unwritable(report_file.path, error))
+    _commit(report_file)
 
 
 def _report_file(path: str | None) -> AtomicFile | None:
