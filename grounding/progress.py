@@ -23,7 +23,7 @@ from grounding.report import counted
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _ERASE = "\r\x1b[K"
 _REDRAW_SECONDS = 0.1
-_BAR_CELLS = 24
+_BAR_CELLS = 20
 
 
 class Progress:
@@ -68,13 +68,13 @@ class Progress:
         records = counted(self._records, "record")
         if self._total is None:
             spinner = _SPINNER[int(elapsed * 10) % len(_SPINNER)]
-            return f"{spinner} reading {_mb(self._bytes)}, {rate / 1e6:.1f} MB/s, {files}, {records}, {_clock(elapsed)}"
+            return f"{spinner} reading {_size(self._bytes)}  {_size(rate)}/s  {_clock(elapsed)}  {files}, {records}"
         done = min(self._bytes / self._total, 1.0)
         filled = int(done * _BAR_CELLS)
         bar = "━" * filled + " " * (_BAR_CELLS - filled)
         left = (self._total - self._bytes) / rate if rate > 0 else 0.0
-        return (f"reading [{bar}] {done:4.0%} {_mb(self._bytes)} of {_mb(self._total)}, {rate / 1e6:.1f} MB/s, "
-                f"{_clock(max(left, 0.0))} left, {files}, {records}")
+        return (f"reading [{bar}] {done:4.0%}  {_size(self._bytes)} of {_size(self._total)}  {_size(rate)}/s  "
+                f"{_clock(max(left, 0.0))} left  {files}, {records}")
 
     def clear(self) -> None:
         """Erase the display, so that what is written next starts a clean line."""
@@ -123,8 +123,12 @@ def _isatty(stream: TextIO) -> bool:
 
 
 
-def _mb(size: float) -> str:
-    return f"{size / 1e6:.1f} MB"
+def _size(size: float) -> str:
+    """Bytes as a person reads them: "812 B", "41.2 kB", "3.8 MB", "1.2 GB"."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size:.0f} B"
 
 
 def _clock(seconds: float) -> str:

@@ -213,7 +213,7 @@ def test_progress_is_drawn_on_a_terminal_and_is_a_bar_for_a_file_of_known_size(t
     terminal = Terminal()
     progress = Progress(terminal, total_bytes=1000)
     line = progress.line(progress._started + 1)
-    assert "0 of" not in line and "of 0.0 MB" in line and "left" in line
+    assert "0 B of 1.0 kB" in line and "left" in line
     spinner = Progress(terminal, total_bytes=None).line(time.monotonic())
     assert "reading" in spinner and "left" not in spinner
     guarded = progress.guard(terminal)
