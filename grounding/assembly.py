@@ -125,7 +125,10 @@ class Assembler:
         if self.input_format is not None:
             return groups_every_record(self.input_format)
         value = record.value
-        return any(module.recognises(value) for _, module in (*SESSION_FORMATS, *TRACE_FORMATS))
+        try:
+            return any(module.recognises(value) for _, module in (*SESSION_FORMATS, *TRACE_FORMATS))
+        except READER_FAULTS:  # a shape no recogniser expected: kept here, where feed reports it as one process does
+            return True
 
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""

@@ -8,6 +8,7 @@ prose date), so the verdict can say which route grounded a value.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -180,6 +181,8 @@ class _Reader:
         spelling = jsontext.number_spelling(node)
         if self.lookups:
             self.forms.plain.update(lookup_forms(spelling))
+        if not _finite(node):
+            return  # NaN and the infinities: a word (as spelled above), never a number or an operand
         magnitude = spelling.lstrip("-")
         self.forms.numbers.add(magnitude)
         if self.typed:
@@ -403,7 +406,12 @@ def _magnitudes(leaves: list) -> set[str]:
         written = "\n".join(map(repr, leaves)) + "\n"
         if "e" not in written and "n" not in written:  # no exponent, inf or nan
             return set(written.replace(".0\n", "\n").replace("-", "").split())
-    return {jsontext.number_spelling(leaf).lstrip("-") for leaf in leaves}
+    # NaN and the infinities (a JSON extension some producers write) are no operand: read as words elsewhere
+    return {jsontext.number_spelling(leaf).lstrip("-") for leaf in leaves if _finite(leaf)}
+
+
+def _finite(number: object) -> bool:
+    return number.is_finite() if isinstance(number, Decimal) else not isinstance(number, float) or math.isfinite(number)
 
 
 _INTS_AND_FLOATS = frozenset({int, float})

@@ -113,11 +113,7 @@ def _events(
     cheaper than sending it the parsed record). With flush_after, a trace streamed on standard input with no
     new span for that many seconds is judged as complete."""
     assembler = Assembler(input_format)
-    try:
-        yield from _assembled(paths, summary, assembler, on_record, max_record_bytes, defer, flush_after)
-    except KeyboardInterrupt:
-        summary.unfinished = assembler.pending()  # read, not complete: said with the interrupted summary
-        raise
+    yield from _assembled(paths, summary, assembler, on_record, max_record_bytes, defer, flush_after)
 
 
 def _assembled(
@@ -137,7 +133,9 @@ def _assembled(
             records = with_silences(records, flush_after)
         for record in records:
             if record is None:  # a pause in the stream: the traces silent for flush_after are complete
-                yield from assembler.silent(flush_after, time.monotonic())
+                events = assembler.silent(flush_after, time.monotonic())
+                summary.unfinished = assembler.pending()
+                yield from events
                 continue
             summary.records += 1
             if on_record is not None:
@@ -150,7 +148,9 @@ def _assembled(
                 for event in assembler.feed(record):
                     yield answers_located(event, record.document, places) if isinstance(event, Conversation) else event
             else:
-                yield from assembler.feed(record)
+                events = assembler.feed(record)
+                summary.unfinished = assembler.pending()  # what an interrupted run leaves not judged
+                yield from events
         yield from assembler.end_of_source(path)
     yield from assembler.finish()
 

@@ -692,6 +692,7 @@ def test_a_streamed_trace_is_judged_when_its_root_span_ends_and_ctrl_c_says_what
         proc.stdin.flush()
         seen = _read_until(proc.stdout, "INC-100177")
         assert "INC-100177" in seen and "INC-200277" not in seen  # the input is still open
+        time.sleep(0.3)  # let it wait for input again
         proc.send_signal(signal.SIGINT)
         _, err = (stream.decode() for stream in proc.communicate(timeout=20))
     finally:

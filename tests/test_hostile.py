@@ -238,3 +238,49 @@ def test_fuzz_any_bytes_are_read_or_reported_never_raised(tmp_path_factory, line
     data = b"\n".join(lines).removeprefix(b"\xef\xbb\xbf")  # a BOM opening the file is not content
     nonblank = sum(1 for line in data.split(b"\n") if line.strip())
     assert summary.records == nonblank
+
+
+# one bad record never aborts the run (issue 24: R04, R05, R06) -------------------------------------------
+
+_GOOD = {"id": "good", "messages": [
+    {"role": "user", "content": "Tracking?"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "track", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": '{"tracking": "JD014600004567"}'},
+    {"role": "assistant", "content": "Tracking JD014600004567."}]}
+
+
+@pytest.mark.parametrize("arguments", [True, 5, ["a"], {"order": "ORD-55120"}])
+def test_responses_call_arguments_that_are_not_a_string_are_read_as_json(tmp_path, arguments):
+    record = {"input": [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "where is it?"}]},
+        {"type": "function_call", "call_id": "c1", "name": "track", "arguments": arguments},
+        {"type": "function_call_output", "call_id": "c1", "output": '{"tracking": "JD014600004567"}'}],
+        "output": [{"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "Tracking JD014600004567."}]}]}
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(record) + "\n" + json.dumps(_GOOD) + "\n")
+    result = runner.invoke(app, ["check", str(path), "--format", "json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["summary"]["answers"] == 2
+
+
+@pytest.mark.parametrize("number", ["-Infinity", "Infinity", "NaN"])
+def test_a_non_finite_number_in_a_structured_result_is_a_word_not_an_operand(tmp_path, number):
+    gemini = ('{"contents": [{"role": "user", "parts": [{"text": "serial?"}]}, '
+              '{"role": "model", "parts": [{"functionCall": {"name": "get", "args": {}}}]}, '
+              '{"role": "user", "parts": [{"functionResponse": {"name": "get", "response": '
+              f'{{"serial": {number}, "count": 1200}}}}}}]}}, '
+              '{"role": "model", "parts": [{"text": "Count 1200, total 2400."}]}]}')
+    path = tmp_path / "g.jsonl"
+    path.write_text(gemini + "\n" + json.dumps(_GOOD) + "\n")
+    result = runner.invoke(app, ["check", str(path), "--format", "json"])
+    document = json.loads(result.stdout)
+    assert result.exit_code in (0, 1) and document["summary"]["answers"] == 2
+
+
+def test_a_record_with_an_unhashable_type_is_one_error_under_jobs_2_as_under_jobs_1(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"type": {}}\n' + json.dumps(_GOOD) + "\n")
+    outputs = [runner.invoke(app, ["check", str(path), "--format", "json", "--jobs", jobs]).stdout
+               for jobs in ("1", "2")]
+    assert outputs[0] == outputs[1] and json.loads(outputs[0])["summary"]["errors"] == 1

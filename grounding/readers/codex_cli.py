@@ -24,7 +24,8 @@ _TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context"
 def recognises(record: object) -> bool:
     return (
         isinstance(record, dict)
-        and record.get("type") in _TYPES
+        and isinstance(record.get("type"), str)
+        and record["type"] in _TYPES
         and isinstance(record.get("payload"), dict)
         and "timestamp" in record
     )

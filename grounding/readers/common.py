@@ -144,8 +144,10 @@ class CallLedger:
         self._turns: list[list[tuple[object, object, str | None]]] = []
         self._answered = 0
 
-    def add_turn(self, calls: list[tuple[object, object, str | None]]) -> None:
-        self._turns.append(calls)
+    def add_turn(self, calls: list[tuple[object, object, object]]) -> None:
+        # arguments as text: a record may give them as a JSON value (true, 5, [..]) where a string belongs
+        self._turns.append([(call_id, name, arguments if arguments is None or isinstance(arguments, str)
+                             else arguments_text(arguments)) for call_id, name, arguments in calls])
         self._answered = 0
 
     def call_for(self, call_id: object = None, name: object = None) -> Call:
