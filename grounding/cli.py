@@ -375,6 +375,8 @@ def formats() -> None:
 
 def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
     output_format = OutputFormat(options["output-format"])
+    if output_format.value in _UTF8_FORMATS and not options["output"] and not _is_utf8(sys.stdout):
+        sys.stdout.reconfigure(encoding="utf-8")
     files = expand(inputs)
     report_file = _report_file(options["output"])
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
@@ -526,6 +528,7 @@ def main() -> NoReturn:
     # collector running every 700 allocations cost ~15 % of a run; the objects of start-up are never garbage.
     gc.set_threshold(100_000, 50, 100)
     gc.freeze()
+    _usable_streams()
     code: object = 0
     try:
         app()
@@ -534,6 +537,28 @@ def main() -> NoReturn:
     except BrokenPipeError:
         code = 1
     _exit_at_once(code)
+
+
+def _usable_streams() -> None:
+    """Standard streams every run can write to. A closed one (``2>&-``) is Python's None: writing to it
+    would fail the run, or (print(file=None)) land on standard output; it becomes the null device. A
+    console that cannot encode a character (PYTHONIOENCODING=ascii, a cp1252 console) gets an escape for
+    it, not a traceback; a machine format's standard output is UTF-8 whatever the console (see _run)."""
+    for name in ("stdin", "stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "r" if name == "stdin" else "w", encoding="utf-8"))  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        if not _is_utf8(stream) and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _is_utf8(stream: object) -> bool:
+    return (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
+
+
+# Formats whose documents declare (or, for JSON, must be) UTF-8: written so on standard output whatever its
+# encoding, as an escape there would make them invalid.
+_UTF8_FORMATS = frozenset({"json", "json-lines", "sarif", "junit", "gitlab"})
 
 
 def _exit_at_once(code: object) -> NoReturn:

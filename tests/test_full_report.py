@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO, openai_record
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 from grounding.cli import app
 from grounding.reporters import full
+from grounding.reporters.escape import visible
 from grounding.reporters.full import _Lines
 
 runner = CliRunner()
@@ -64,14 +66,20 @@ def test_plain_lines_are_what_rich_writes_to_a_file(line_parts):
     lines.line(*line_parts)
     lines.flush()
     expected = io.StringIO()
-    Console(file=expected, highlight=False, soft_wrap=True, emoji=False).print(Text.assemble(*line_parts))
+    shown = [(visible(p[0]), p[1]) if isinstance(p, tuple) else visible(p) for p in line_parts]
+    Console(file=expected, highlight=False, soft_wrap=True, emoji=False).print(Text.assemble(*shown))
     assert written.getvalue() == expected.getvalue()
 
 
-def test_the_plain_path_strips_what_rich_strips():
-    from rich.control import STRIP_CONTROL_CODES
-
-    assert set(full._STRIPPED) == set(STRIP_CONTROL_CODES)
+@pytest.mark.parametrize("stream", ["file", "terminal"])
+def test_controls_and_bidirectional_marks_from_a_transcript_are_shown_escaped(stream):
+    written = _Tty() if stream == "terminal" else io.StringIO()
+    lines = _Lines(written)
+    lines.line("value ", ("ORD-1\x1b]0;pwned\x07\x1b[2J\u202egnp\x9b", "bold red"), " end")
+    lines.flush(final=True)
+    out = written.getvalue()
+    assert "\x1b]" not in out and "\x07" not in out and "\u202e" not in out and "\x9b" not in out
+    assert "ORD-1\\x1b]0;pwned\\x07\\x1b[2J\\u202egnp\\x9b" in _ANSI.sub("", out)
 
 
 class _Tty(io.StringIO):

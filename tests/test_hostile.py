@@ -3,11 +3,13 @@
 import gzip
 import json
 import os
+import re
 import select
 import signal
 import subprocess
 import sys
 import time
+from xml.etree import ElementTree
 
 import pytest
 from conftest import REPO
@@ -284,3 +286,72 @@ def test_a_record_with_an_unhashable_type_is_one_error_under_jobs_2_as_under_job
     outputs = [runner.invoke(app, ["check", str(path), "--format", "json", "--jobs", jobs]).stdout
                for jobs in ("1", "2")]
     assert outputs[0] == outputs[1] and json.loads(outputs[0])["summary"]["errors"] == 1
+
+
+# a transcript writes no control into a report (issue 24: R13 R14 R19 R27), whatever the console (R20 R21) -
+
+_HOSTILE_ID = "x\n<img src=x onerror=alert(1)>\n| a |\x1b]0;t\x07"
+_HOSTILE_ANSWER = "Order ORD-77123\x1b[2J\x1b]52;c;cHduZWQ=\x07 \u202egnp.exe \x00\x9b done"
+
+
+def _hostile(tmp_path, name: str = "t.jsonl"):
+    record = {"id": _HOSTILE_ID, "messages": [{"role": "user", "content": "x"},
+                                              {"role": "assistant", "content": _HOSTILE_ANSWER}]}
+    path = tmp_path / name
+    path.write_text(json.dumps(record) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise", "github", "junit"])
+def test_no_report_writes_a_control_or_bidirectional_mark_from_the_transcript(tmp_path, output_format):
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(_hostile(tmp_path)), "--format",
+                           output_format], capture_output=True, check=False, timeout=60,
+                          env={**os.environ, "FORCE_COLOR": "1"} if output_format == "full" else None)
+    out = proc.stdout.decode()
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)  # the report's own colours
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", plain), repr(plain)
+    if output_format == "junit":
+        ElementTree.fromstring(proc.stdout)  # well-formed XML
+
+
+def test_the_github_step_summary_holds_no_html_and_no_broken_row(tmp_path):
+    summary = tmp_path / "summary.md"
+    subprocess.run([sys.executable, "-m", "grounding", "check", str(_hostile(tmp_path)), "--format", "github"],
+                   capture_output=True, check=False, timeout=60,
+                   env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)})
+    text = summary.read_text()
+    assert "<img" not in text and "&lt;img" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "ORD-77123" in line]
+    assert len(rows) == 1 and rows[0].count(" | ") == 5  # six cells, one row
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8 needs a POSIX file system")
+@pytest.mark.parametrize("output_format", ["json", "json-lines", "sarif", "gitlab", "full", "concise"])
+def test_a_file_name_that_is_not_utf8_is_reported_escaped(tmp_path, output_format):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    name = os.fsdecode(b"caf\xe9.jsonl")
+    _hostile(folder, name)
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(folder), "--format", output_format],
+                          capture_output=True, check=False, timeout=60)
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    assert b"caf\\\\xe9" in proc.stdout or b"caf\\xe9" in proc.stdout  # as JSON writes a backslash, or as text
+
+
+def test_a_closed_standard_error_leaves_a_clean_run_clean(tmp_path):
+    proc = subprocess.run(f"{sys.executable} -m grounding check {_hostile(tmp_path)} --exit-zero 2>&-",
+                          shell=True, capture_output=True, check=False, timeout=60)
+    assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("output_format", ["full", "json", "sarif", "junit"])
+def test_a_console_that_cannot_encode_a_value_gets_an_escape_not_a_traceback(tmp_path, output_format):
+    record = {"id": "u", "messages": [{"role": "user", "content": "x"},
+                                      {"role": "assistant", "content": "Zürich-99 and Köln-12"}]}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(path), "--format", output_format],
+                          capture_output=True, check=False, timeout=60, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    if output_format == "json":
+        assert json.loads(proc.stdout.decode("utf-8"))["answers"][0]["unsupported"][0]["text"] == "Zürich-99"

@@ -9,6 +9,7 @@ from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
 from grounding.report_file import is_regular_file
+from grounding.reporters.escape import one_line
 from grounding.reporters.findings import findings_of
 from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
@@ -30,13 +31,14 @@ class ConciseReporter:
             label = finding.text or finding.message
             shape = f" ({shown_shape(finding.value, finding.shape)})" if finding.shape else ""
             tag = "" if finding.rule == "unsupported-value" else f" [{finding.rule}]"
-            self.out.write(f"{finding.source}:{finding.line}: {finding.code} {finding.where} {label}{shape}{tag}\n")
+            self.out.write(one_line(f"{finding.source}:{finding.line}: {finding.code} {finding.where} {label}{shape}{tag}")
+                           + "\n")
             if self.live:
                 self.out.flush()
 
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
-        self.err.write(f"{where}: error: {problem.message}\n")
+        self.err.write(one_line(f"{where}: error: {problem.message}") + "\n")
 
     def finish(self, summary: Summary) -> None:
         if not self.quiet:

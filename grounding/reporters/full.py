@@ -20,6 +20,7 @@ from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, counted, summary_line
 from grounding.report_file import is_regular_file
+from grounding.reporters.escape import visible
 from grounding.rules import ALL_CODES
 from grounding.values import shown_shape
 from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
@@ -35,9 +36,6 @@ ERRORS_SHOWN_PER_FILE = 10
 _STYLES = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
            Status.CONTRACT_UNMET: "bold red"}
 
-# The control codes rich strips from what it writes (rich.control.STRIP_CONTROL_CODES; a test holds them equal).
-_STRIPPED = dict.fromkeys((7, 8, 11, 12, 13))
-_SPECIAL = re.compile(r"[\t\x07\x08\x0b\x0c\r]")  # those, and a tab
 # What may make rich write to a stream that is no terminal as to one: its environment overrides, a notebook.
 _TERMINAL_OVERRIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "DATABRICKS_RUNTIME_VERSION")
 _LINES_HELD_FOR_A_FILE = 1024
@@ -68,10 +66,11 @@ class _Lines:
         return self._console
 
     def line(self, *parts: Part) -> None:
-        if self.plain:
+        text = "".join([part[0] if type(part) is tuple else part for part in parts])
+        if visible(text) is not text:  # a control or a bidirectional mark from the transcript: shown escaped
+            parts = tuple((visible(part[0]), part[1]) if type(part) is tuple else visible(part) for part in parts)
             text = "".join([part[0] if type(part) is tuple else part for part in parts])
-            if _SPECIAL.search(text) is not None:  # most lines have nothing to strip and no tab
-                text = text.translate(_STRIPPED)
+        if self.plain:
             if "\t" not in text:
                 self._pending.append(text + "\n")
                 return

@@ -7,6 +7,7 @@ the full list to ``$GITHUB_STEP_SUMMARY`` when it is set.
 
 from __future__ import annotations
 
+import html
 import os
 from collections.abc import Callable
 from typing import TextIO
@@ -14,6 +15,7 @@ from typing import TextIO
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, summary_line
+from grounding.reporters.escape import one_line, visible
 from grounding.reporters.findings import Finding, findings_of
 from grounding.rules import ALL_CODES
 from grounding.verdict import Verdict
@@ -77,12 +79,17 @@ def _markdown(findings: list[Finding], summary: Summary) -> str:
         lines += ["| file | line | conversation | turn | value | finding |", "|---|---|---|---|---|---|"]
         for f in findings:
             cells = [f.source, str(f.line), str(f.conversation), str(f.turn), f.text or "—", f"{f.code} {f.rule}"]
-            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return "\n".join(lines) + "\n\n"
 
 
+def _cell(text: str) -> str:
+    """A Markdown table cell of the step summary: one line, no HTML, no column break."""
+    return html.escape(one_line(text), quote=False).replace("|", "\\|")
+
+
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _property(text: str) -> str:

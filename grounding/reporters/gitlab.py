@@ -10,6 +10,7 @@ import orjson
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.reporters.escape import path_text
 from grounding.reporters.findings import findings_of
 from grounding.rules import ALL_CODES
 
@@ -41,6 +42,7 @@ class GitlabReporter:
         self.out.write(orjson.dumps(self.issues, option=orjson.OPT_INDENT_2).decode() + "\n")
 
     def _path(self, source: str) -> str:
+        source = path_text(source)
         if self.project and source.startswith(self.project.rstrip("/") + "/"):
             return source[len(self.project.rstrip("/")) + 1 :]
         return source.removeprefix("./")

@@ -15,6 +15,7 @@ from grounding import __version__
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.reporters.escape import path_text
 from grounding.verdict import Finding
 
 _BATCH = 256
@@ -34,7 +35,7 @@ def finding_json(finding: Finding) -> dict:
 def answer_json(judged: JudgedAnswer) -> dict:
     verdict = judged.verdict
     entry = {
-        "source": judged.source,
+        "source": path_text(judged.source),
         "line": judged.line,
         "conversation": judged.conversation,
         "turn": judged.turn,
@@ -58,7 +59,7 @@ def answer_json(judged: JudgedAnswer) -> dict:
 
 
 def problem_json(problem: Problem) -> dict:
-    return {"source": problem.source, "line": problem.line, "message": problem.message}
+    return {"source": path_text(problem.source), "line": problem.line, "message": path_text(problem.message)}
 
 
 class JsonReporter:

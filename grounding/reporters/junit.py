@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary, counted
+from grounding.reporters.escape import xml_text
 from grounding.values import shown_shape
 from grounding.verdict import Status
 
@@ -27,31 +28,31 @@ class JunitReporter:
         verdict = judged.verdict
         conversation = judged.conversation if judged.conversation is not None else f"line {judged.line}"
         name = f"{conversation} turn {judged.turn}"
-        attributes = f"classname={quoteattr(judged.source)} name={quoteattr(name)} file={quoteattr(judged.source)} line=\"{judged.line}\""
+        attributes = f"classname={_attr(judged.source)} name={_attr(name)} file={_attr(judged.source)} line=\"{judged.line}\""
         body = ""
         if verdict.status is Status.FLAGGED:
             values = ", ".join(f"{f.text} ({shown_shape(f.value, f.shape)})" for f in verdict.unsupported)
             count = len(verdict.unsupported)
             message = (f"GR001 {counted(count, 'value')} {'appears' if count == 1 else 'appear'} in no tool result "
                        f"read before {'it' if count == 1 else 'them'}: {values}")
-            body = f"<failure message={quoteattr(message)} type=\"unsupported-value\">{escape(judged.text)}</failure>"
+            body = f"<failure message={_attr(message)} type=\"unsupported-value\">{escape(xml_text(judged.text))}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
         elif verdict.status is Status.CONTRACT_UNMET:
             contract = verdict.contract
             message = f"GR002 contract unmet at {contract.stage}: {contract.error}"
-            body = f"<failure message={quoteattr(message)} type=\"contract-unmet\">{escape(judged.text)}</failure>"
+            body = f"<failure message={_attr(message)} type=\"contract-unmet\">{escape(xml_text(judged.text))}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
         elif verdict.status in (Status.UNJUDGEABLE, Status.TRUNCATED, Status.REFUSED):
             label = "cannot judge" if verdict.status is Status.UNJUDGEABLE else verdict.status.value
-            body = f"<skipped message={quoteattr(label + ': ' + (verdict.reason or ''))}/>"
+            body = f"<skipped message={_attr(label + ': ' + (verdict.reason or ''))}/>"
         self.suites.setdefault(judged.source, []).append(f"    <testcase {attributes}>{body}</testcase>")
 
     def problem(self, problem: Problem) -> None:
         where = problem.source if problem.line is None else f"{problem.source}:{problem.line}"
         self.errors[problem.source] = self.errors.get(problem.source, 0) + 1
         self.suites.setdefault(problem.source, []).append(
-            f"    <testcase classname={quoteattr(problem.source)} name={quoteattr('record ' + where)}>"
-            f"<error message={quoteattr(problem.message)}/></testcase>"
+            f"    <testcase classname={_attr(problem.source)} name={_attr('record ' + where)}>"
+            f"<error message={_attr(problem.message)}/></testcase>"
         )
 
     def finish(self, summary: Summary) -> None:
@@ -61,8 +62,13 @@ class JunitReporter:
         out.write(f'<testsuites name="ground" tests="{total}" failures="{sum(self.failures.values())}" '
                   f'errors="{sum(self.errors.values())}">\n')
         for source, cases in self.suites.items():
-            out.write(f"  <testsuite name={quoteattr(source)} tests=\"{len(cases)}\" "
+            out.write(f"  <testsuite name={_attr(source)} tests=\"{len(cases)}\" "
                       f"failures=\"{self.failures.get(source, 0)}\" errors=\"{self.errors.get(source, 0)}\">\n")
             out.write("\n".join(cases) + "\n")
             out.write("  </testsuite>\n")
         out.write("</testsuites>\n")
+
+
+def _attr(text: str) -> str:
+    """An XML attribute value: quoted, and holding nothing XML 1.0 forbids."""
+    return quoteattr(xml_text(text))

@@ -15,6 +15,7 @@ from grounding import __version__
 from grounding.engine import JudgedAnswer
 from grounding.inputs import Problem
 from grounding.report import Summary
+from grounding.reporters.escape import path_text
 from grounding.reporters.findings import Finding, findings_of
 from grounding.rules import ALL_CODES, RULES
 
@@ -35,7 +36,7 @@ class SarifReporter:
     def problem(self, problem: Problem) -> None:
         self.notifications.append({
             "level": "error",
-            "message": {"text": problem.message},
+            "message": {"text": path_text(problem.message)},
             "locations": [_physical(problem.source, problem.line or 1)],
         })
 
@@ -77,5 +78,5 @@ def _result(finding: Finding) -> dict:
 
 
 def _physical(source: str, line: int) -> dict:
-    uri = "stdin" if source == "-" else source.replace("\\", "/").removeprefix("./")
+    uri = "stdin" if source == "-" else path_text(source.replace("\\", "/")).removeprefix("./")
     return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": max(1, line)}}}
