@@ -48,6 +48,10 @@ class Baseline:
             raise BaselineError(f"--baseline: {path}: No such file; create it with --write-baseline") from None
         except (ValueError, KeyError, TypeError) as error:
             raise BaselineError(f"--baseline: {path}: not a ground baseline ({error})") from None
+        except RecursionError:
+            raise BaselineError(f"--baseline: {path}: not a ground baseline (nested too deep)") from None
+        except OSError as error:
+            raise BaselineError(f"--baseline: {path}: cannot read ({error.strerror or error})") from None
         return cls(entries)
 
     def apply(self, judged: JudgedAnswer) -> JudgedAnswer:

@@ -27,6 +27,7 @@ class Key:
     kind: str  # "bool", "int", "str", "list", "table", "choice"
     default: object
     choices: tuple[str, ...] = ()
+    maximum: int | None = None  # the largest whole number allowed
 
 
 OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "junit", "github", "gitlab")
@@ -55,7 +56,7 @@ KEYS: dict[str, Key] = {
     "baseline": Key("str", None),
     "stale-baseline-fails": Key("bool", False),
     "explain": Key("bool", False),
-    "max-record-bytes": Key("int", 128 * 1024 * 1024),
+    "max-record-bytes": Key("int", 128 * 1024 * 1024, maximum=1 << 40),  # a record read whole: 1 TiB at most
     "jobs": Key("jobs", 1),
     "flush-after": Key("seconds", None),
     "schema": Key("str", None),
@@ -115,6 +116,8 @@ def _read(path: Path) -> dict:
             return tomllib.load(stream)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 at byte {error.start}; TOML files are UTF-8") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read ({error.strerror})") from None
 
@@ -144,6 +147,8 @@ def _checked(path: Path, key: str, value: object) -> object:
         problem = "must be true or false"
     elif spec.kind == "int" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
         problem = "must be a whole number of 1 or more"
+    elif spec.kind == "int" and spec.maximum is not None and value > spec.maximum:
+        problem = f"must be a whole number of at most {spec.maximum}"
     elif spec.kind == "jobs" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
         problem = "must be a whole number of 0 (one per core) or more"
     elif spec.kind == "seconds" and (not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0):

@@ -324,6 +324,9 @@ def _lines(
         offset += len(raw)
         if start == 0 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
+        elif start == 0 and raw.startswith(_UTF16_BOMS):
+            yield Problem(source, number, _UTF16)  # every line would be "invalid UTF-8": say why once
+            return number
         if raw.isspace():
             continue
         try:  # parsed with its line end: JSON allows whitespace after a document, and no copy is made
@@ -356,6 +359,9 @@ def _skip_line(stream: BinaryIO) -> int:
 
 
 def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
+    if data.startswith(_UTF16_BOMS):
+        yield Problem(source, 1, _UTF16)
+        return
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     if not data.strip():
@@ -363,6 +369,9 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
     try:
         document = _loads(data)
     except ValueError as error:
+        if _is_json_lines(data):  # a .json file that holds JSON Lines (a common misnaming): read it so
+            yield from _lines(io.BytesIO(data), source)
+            return
         yield Problem(source, 1, _describe(error, data))
         return
     if isinstance(document, list) and document and all(_is_conversation(item) for item in document):
@@ -370,6 +379,24 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
             yield Record(source, 1, item, document=data)
     else:
         yield Record(source, 1, document, document=data)
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF16 = ("the file is UTF-16 (it starts with a UTF-16 byte order mark); ground reads UTF-8: convert it, "
+          "e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.jsonl")
+
+
+def _is_json_lines(data: bytes) -> bool:
+    """Whether a document that did not parse whole is JSON values one per line (two or more)."""
+    lines = [line for line in data.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        for line in lines[:2]:
+            _loads(line)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_conversation(item: object) -> bool:

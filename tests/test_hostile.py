@@ -355,3 +355,42 @@ def test_a_console_that_cannot_encode_a_value_gets_an_escape_not_a_traceback(tmp
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
     if output_format == "json":
         assert json.loads(proc.stdout.decode("utf-8"))["answers"][0]["unsupported"][0]["text"] == "Zürich-99"
+
+
+# inputs that mislead, configuration and baselines that cannot be used (issue 24: R22 R23 R25 R26) ---------
+
+
+def test_a_utf16_file_is_named_so_once(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_bytes((json.dumps(_GOOD) + "\n" + json.dumps(_GOOD) + "\n").encode("utf-16"))
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 2 and result.stderr.count("the file is UTF-16") == 1 and "iconv" in result.stderr
+
+
+def test_a_json_file_holding_json_lines_is_read_as_json_lines(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(_GOOD) + "\n" + json.dumps(dict(_GOOD, id="second")) + "\n")
+    document = json.loads(runner.invoke(app, ["check", str(path), "--format", "json"]).stdout)
+    assert [a["line"] for a in document["answers"]] == [1, 2] and document["summary"]["errors"] == 0
+
+
+@pytest.mark.parametrize("content", [b"min-digits = 4 # \xff\n", b"max-record-bytes = 9223372036854775807\n"])
+def test_a_configuration_that_cannot_be_used_is_exit_2_naming_it(tmp_path, content):
+    (tmp_path / "ground.toml").write_bytes(content)
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(_GOOD) + "\n")
+    result = runner.invoke(app, ["check", str(path), "--config", str(tmp_path / "ground.toml")])
+    assert result.exit_code == 2 and "ground.toml" in result.stderr and isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("make", ["deep", "folder"])
+def test_a_baseline_that_cannot_be_read_is_exit_2(tmp_path, make):
+    baseline = tmp_path / "b.json"
+    if make == "deep":
+        baseline.write_bytes(b"[" * 100000 + b"]" * 100000)
+    else:
+        baseline.mkdir()
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(_GOOD) + "\n")
+    result = runner.invoke(app, ["check", str(path), "--baseline", str(baseline)])
+    assert result.exit_code == 2 and "--baseline" in result.stderr and isinstance(result.exception, SystemExit)
