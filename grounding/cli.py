@@ -3,6 +3,7 @@
 
 import gc
 import os
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -412,14 +413,15 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
         progress.stop()
         report_file.discard()
         _fail(_unwritable(options["output"], error))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (Terminated): the report of what was judged, closed
         progress.stop()
         reporter.finish(summary)
         if report_file is not None:
             _commit(report_file)  # a complete report of what was judged before the interruption
         unfinished = f"; {counted(summary.unfinished, 'trace')} not complete, not judged" if summary.unfinished else ""
-        print(summary_line(summary) + f" (interrupted{unfinished})", file=sys.stderr)
-        return ExitCode.INTERRUPTED
+        how = "terminated" if isinstance(stop, Terminated) else "interrupted"
+        print(summary_line(summary) + f" ({how}{unfinished})", file=sys.stderr)
+        return ExitCode.TERMINATED if isinstance(stop, Terminated) else ExitCode.INTERRUPTED
     except BaseException:
         if report_file is not None:
             report_file.discard()
@@ -529,6 +531,7 @@ def main() -> NoReturn:
     gc.set_threshold(100_000, 50, 100)
     gc.freeze()
     _usable_streams()
+    signal.signal(signal.SIGTERM, _terminate)
     code: object = 0
     try:
         app()
@@ -537,6 +540,15 @@ def main() -> NoReturn:
     except BrokenPipeError:
         code = 1
     _exit_at_once(code)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: the run stops as at Ctrl-C (its report closed, whole), and exits 143."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise Terminated
 
 
 def _usable_streams() -> None:

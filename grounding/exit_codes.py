@@ -14,6 +14,7 @@ class ExitCode(IntEnum):
     FINDINGS = 1
     ERROR = 2  # a usage error, or input given of which not one record could be read
     INTERRUPTED = 130
+    TERMINATED = 143  # SIGTERM, what a CI system sends a job it cancels: 128 + 15, as a shell reports it
 
 
 def exit_code(summary: Summary, settings: Settings) -> ExitCode:

@@ -132,6 +132,7 @@ class Task:
 def _serve(connection: Connection, initializer: Callable[..., None], initargs: tuple) -> None:
     """A worker: run each task read from the pipe and send its result back, until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the reading process's to handle: it ends us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, if the process was forked
     initializer(*initargs)
     while True:
         try:

@@ -394,3 +394,18 @@ def test_a_baseline_that_cannot_be_read_is_exit_2(tmp_path, make):
     path.write_text(json.dumps(_GOOD) + "\n")
     result = runner.invoke(app, ["check", str(path), "--baseline", str(baseline)])
     assert result.exit_code == 2 and "--baseline" in result.stderr and isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_closes_the_report_whole_and_exits_143(tmp_path, jobs):
+    report = tmp_path / "r.json"
+    proc = subprocess.Popen([sys.executable, "-m", "grounding", "check", "-", "--format", "json", "-o", str(report),
+                             "--jobs", jobs], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write((json.dumps(_GOOD) + "\n").encode())
+    proc.stdin.flush()
+    time.sleep(1.5)  # read and judged; now waiting for more input
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and b"(terminated)" in err and b"Traceback" not in err
+    summary = json.loads(report.read_text())["summary"]  # whole: valid JSON with its summary
+    assert summary["answers"] == (1 if jobs == "1" else summary["answers"])  # workers take conversations in batches
