@@ -20,6 +20,24 @@ from typing import Self
 from grounding.errors import GroundingError
 
 
+def _die_with(parent: int) -> None:
+    """End this worker when the reading process ends, however it ends (SIGKILL included): a worker left
+    behind would hold the caller's pipes open, and the caller would never see the end of the output. On
+    Linux the kernel sends the signal (PR_SET_PDEATHSIG); the parent may have died before it was asked."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the daemon flag and the closed pipe end it instead
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
 class WorkerDied(GroundingError):
     """A worker process ended before it sent back the result of its task."""
 
@@ -31,9 +49,10 @@ class Workers:
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         self._processes: dict[Connection, multiprocessing.process.BaseProcess] = {}  # each worker, by its pipe
         self._holding: dict[Connection, int | None] = {}  # each worker's pipe, and the task it holds
+        parent = os.getpid()
         for _ in range(count):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, initializer, initargs), daemon=True)
+            process = context.Process(target=_serve, args=(theirs, initializer, initargs, parent), daemon=True)
             process.start()
             theirs.close()
             self._processes[mine] = process
@@ -129,10 +148,11 @@ class Task:
         return self._workers.result(self._number)
 
 
-def _serve(connection: Connection, initializer: Callable[..., None], initargs: tuple) -> None:
+def _serve(connection: Connection, initializer: Callable[..., None], initargs: tuple, parent: int) -> None:
     """A worker: run each task read from the pipe and send its result back, until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the reading process's to handle: it ends us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, if the process was forked
+    _die_with(parent)
     initializer(*initargs)
     while True:
         try:

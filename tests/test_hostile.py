@@ -409,3 +409,44 @@ def test_sigterm_closes_the_report_whole_and_exits_143(tmp_path, jobs):
     assert proc.returncode == 143 and b"(terminated)" in err and b"Traceback" not in err
     summary = json.loads(report.read_text())["summary"]  # whole: valid JSON with its summary
     assert summary["answers"] == (1 if jobs == "1" else summary["answers"])  # workers take conversations in batches
+
+
+def test_workers_die_with_a_killed_reading_process():
+    proc = subprocess.Popen([sys.executable, "-m", "grounding", "check", "-", "--jobs", "2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while _children(proc.pid) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _child_pids(proc.pid)
+    assert len(workers) >= 2
+    proc.kill()  # SIGKILL: no handler of ours runs
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{pid}") and _alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)
+    proc.stdin.close()
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+def _child_pids(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped by init."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
