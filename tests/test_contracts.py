@@ -193,3 +193,20 @@ def test_explain_says_why_an_answer_was_not_judged(tmp_path):
     finally:
         os.chdir(cwd)
     assert "not judged for evidence: contract unmet at json-parse" in result.stdout
+
+
+def test_a_schema_reads_references_in_its_own_folder_only(tmp_path):
+    (tmp_path / "order.json").write_text(json.dumps({"type": "string", "pattern": "^ORD-"}))
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"type": "object", "properties": {"order_id": {"$ref": "order.json"}},
+                                  "required": ["order_id"]}))
+    record = {"id": "c", "messages": [{"role": "user", "content": "?"},
+                                      {"role": "assistant", "content": '{"order_id": "X-1"}'}]}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    result = runner.invoke(app, ["check", str(path), "--schema", str(schema), "--format", "json"])
+    assert json.loads(result.stdout)["answers"][0]["status"] == "contract-unmet"  # the local reference was read
+    for reference in ("http://127.0.0.1:9/r.json", "file:///etc/passwd", "../outside.json"):
+        schema.write_text(json.dumps({"properties": {"order_id": {"$ref": reference}}}))
+        result = runner.invoke(app, ["check", str(path), "--schema", str(schema)])
+        assert result.exit_code == 2 and "is not read: only files in the schema's own folder" in result.stderr
