@@ -62,7 +62,7 @@ class Baseline:
         kept = []
         for finding in verdict.unsupported:
             key = key_of(judged, finding.value)
-            if key in self.entries:
+            if key in self.entries and _same_source(self.entries[key], judged.source):
                 self.matched.add(key)
                 self.suppressed += 1
             else:
@@ -80,6 +80,12 @@ class Baseline:
             sources = {os.path.realpath(path) for path in checked}
             unmatched = {key for key in unmatched if os.path.realpath(self.entries[key]) in sources}
         return sorted(unmatched)
+
+
+def _same_source(recorded: str, source: str) -> bool:
+    """Whether a baseline entry recorded for a file is about this file (an entry of an old baseline, with no
+    file recorded, is about any): the same id, turn and value in another file is another finding."""
+    return not recorded or recorded == source or os.path.realpath(recorded) == os.path.realpath(source)
 
 
 def write(path: str, answers: list[JudgedAnswer]) -> int:

@@ -210,7 +210,7 @@ def test_write_baseline_refuses_an_input_as_the_baseline(tmp_path):
 def test_a_new_invention_fails_despite_the_baseline(tmp_path):
     baseline = tmp_path / "b.json"
     baseline.write_text(json.dumps({"entries": [
-        {"conversation": "order-status-invented", "turn": 0, "value": "rma-40213", "source": "x"}]}))
+        {"conversation": "order-status-invented", "turn": 0, "value": "rma-40213", "source": SUPPORT}]}))
     result = invoke("check", SUPPORT, "--baseline", str(baseline), "--format", "json")
     answer = json.loads(result.stdout)["answers"][1]
     assert [u["value"] for u in answer["unsupported"]] == ["1z999aa10123456785"] and result.exit_code == 1
@@ -310,3 +310,12 @@ def test_fail_on_unjudgeable(tmp_path):
     path.write_text(json.dumps(record) + "\n")
     assert invoke("check", str(path)).exit_code == 0
     assert invoke("check", str(path), "--fail-on-unjudgeable").exit_code == 1
+
+
+def test_a_baseline_entry_of_one_file_does_not_suppress_the_same_finding_in_another(tmp_path):
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(Path(SUPPORT).read_bytes())
+    baseline = tmp_path / "b.json"
+    assert invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline").exit_code == 0
+    assert invoke("check", SUPPORT, "--baseline", str(baseline)).exit_code == 0
+    assert invoke("check", str(other), "--baseline", str(baseline)).exit_code == 1  # same ids, another file
