@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import BinaryIO
@@ -90,7 +90,8 @@ def expand(paths: list[str], *, follow_links: bool = False) -> list[str]:
             files.append(path)
             continue
         root = os.path.realpath(path)
-        for folder, subfolders, names in os.walk(path, followlinks=follow_links):
+        # a folder that cannot be listed is kept as an input: reading it reports it (never skipped unsaid)
+        for folder, subfolders, names in os.walk(path, followlinks=follow_links, onerror=_keep_unlisted(files)):
             subfolders.sort()
             for name in sorted(names):
                 full = os.path.join(folder, name)
@@ -100,6 +101,14 @@ def expand(paths: list[str], *, follow_links: bool = False) -> list[str]:
                     continue
                 files.append(full)
     return files
+
+
+def _keep_unlisted(files: list[str]) -> Callable[[OSError], None]:
+    def keep(error: OSError) -> None:
+        if error.filename is not None:
+            files.append(os.fsdecode(error.filename))
+
+    return keep
 
 
 def _is_transcript_name(name: str) -> bool:
@@ -120,6 +129,13 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
             yield from _lines(stream, "-", max_record_bytes)
         except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed stream
             yield Problem("-", None, f"cannot read the rest of standard input: {_reason(error)}")
+        return
+    if os.path.isdir(path):  # a folder expand could not list
+        try:
+            os.listdir(path)
+        except OSError as error:
+            yield Problem(path, None, f"cannot read this folder ({error.strerror or error}); its transcripts "
+                                      "were not checked")
         return
     try:
         stream = _open(path)

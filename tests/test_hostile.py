@@ -450,3 +450,25 @@ def _alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_not_skipped(tmp_path, monkeypatch):
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "a.jsonl").write_text(json.dumps(_GOOD) + "\n")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    real_listdir = os.listdir
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "listdir", lambda p=".": scandir(p) and real_listdir(p))
+    result = runner.invoke(app, ["check", str(tmp_path), "--format", "json"])
+    document = json.loads(result.stdout)
+    assert document["summary"]["answers"] == 1 and document["summary"]["errors"] == 1
+    assert "cannot read this folder (Permission denied)" in document["errors"][0]["message"]
+    assert runner.invoke(app, ["check", str(tmp_path), "--strict"]).exit_code == 2
