@@ -99,8 +99,20 @@ def expand(paths: list[str], *, follow_links: bool = False) -> list[str]:
                     continue
                 if not follow_links and not os.path.realpath(full).startswith(root + os.sep):
                     continue
-                files.append(full)
+                files.append(full if _is_regular(full) else NotRegular(full))
     return files
+
+
+class NotRegular(str):
+    """A path found in a folder that is no regular file (a FIFO, a socket, a device): reading it could block
+    the run forever, so it is reported, not read. Named on the command line, it is read (``<(cmd)``)."""
+
+
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # gone, or unreadable: opening it reports why
+        return True
 
 
 def _keep_unlisted(files: list[str]) -> Callable[[OSError], None]:
@@ -129,6 +141,10 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
             yield from _lines(stream, "-", max_record_bytes)
         except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed stream
             yield Problem("-", None, f"cannot read the rest of standard input: {_reason(error)}")
+        return
+    if isinstance(path, NotRegular):
+        yield Problem(path, None, "not a regular file (a FIFO, socket or device found in a folder), so not read: "
+                                  "name it on the command line to read it")
         return
     if os.path.isdir(path):  # a folder expand could not list
         try:

@@ -472,3 +472,14 @@ def test_a_folder_that_cannot_be_listed_is_reported_not_skipped(tmp_path, monkey
     assert document["summary"]["answers"] == 1 and document["summary"]["errors"] == 1
     assert "cannot read this folder (Permission denied)" in document["errors"][0]["message"]
     assert runner.invoke(app, ["check", str(tmp_path), "--strict"]).exit_code == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fifo_in_a_folder_is_reported_not_read(tmp_path, jobs):
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    (tmp_path / "a.jsonl").write_text(json.dumps(_GOOD) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(tmp_path), "--format", "json", "--jobs", jobs],
+                          capture_output=True, check=False, timeout=30)  # it used to block here for ever
+    document = json.loads(proc.stdout)
+    assert document["summary"]["answers"] == 1 and "not a regular file" in document["errors"][0]["message"]
