@@ -47,12 +47,28 @@ def test_sarif_validates_against_the_official_schema():
 
 def test_sarif_fingerprints_are_stable_when_lines_move(tmp_path):
     lines = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()
-    moved = tmp_path / "moved.jsonl"
-    moved.write_text("\n".join(reversed(lines)) + "\n")
+    log = tmp_path / "log.jsonl"
+
     def prints(path):
         results = json.loads(invoke("check", str(path), "--format", "sarif").stdout)["runs"][0]["results"]
         return sorted(r["partialFingerprints"]["groundValue/v1"] for r in results)
-    assert prints(SUPPORT) == prints(moved)
+
+    log.write_text("\n".join(lines) + "\n")
+    before = prints(log)
+    log.write_text("\n".join(["{}"] + list(reversed(lines))) + "\n")  # the same findings, on other lines
+    assert prints(log) == before
+
+
+def test_the_same_value_in_two_turns_or_two_files_has_two_fingerprints(tmp_path):
+    record = {"id": "c", "messages": [
+        {"role": "user", "content": "a"}, {"role": "assistant", "content": "ORD-77123"},
+        {"role": "user", "content": "b"}, {"role": "assistant", "content": "ORD-77123"}]}
+    for name in ("a.jsonl", "b.jsonl"):
+        (tmp_path / name).write_text(json.dumps(record) + "\n")
+    issues = json.loads(invoke("check", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"),
+                               "--format", "gitlab").stdout)
+    prints = [issue["fingerprint"] for issue in issues]
+    assert len(prints) == 4 and len(set(prints)) == 4
 
 
 def test_junit_has_one_unique_case_per_answer():

@@ -1,13 +1,15 @@
 """What the CI formats report: one finding per unsupported value, example, or unjudgeable answer.
 
-A finding's fingerprint is built from the conversation id (or, without one,
-the file and line) and the normalised value — never from a line number
-alone — so a rerun on a grown log does not report the same value as new.
+A finding's fingerprint is built from the file (relative), the conversation id
+(or, without one, the line), the turn and the normalised value — never from a
+line number alone — so a rerun on a grown log does not report the same value
+as new, and the same value in two turns or two files is two findings.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -39,13 +41,25 @@ class Finding:
 
     @property
     def fingerprint(self) -> str:
-        owner = self.conversation if self.conversation is not None else f"{self.source}:{self.line}"
-        return hashlib.sha256(f"{self.rule}\0{owner}\0{self.value}".encode()).hexdigest()
+        """The finding's identity across runs: its rule, file (as a path relative to where the run is), its
+        conversation (or, without an id, its line) and turn, and its value; no line number when there is an id,
+        so a rerun on a grown log does not report the same value as new."""
+        owner = self.conversation if self.conversation is not None else f"line {self.line}"
+        where = self.source if self.source == "-" else _relative(self.source)
+        key = f"{self.rule}\0{where}\0{owner}\0{self.turn}\0{self.value}"
+        return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
     @property
     def where(self) -> str:
         conversation = self.conversation if self.conversation is not None else "-"
         return f"conversation {conversation} turn {self.turn}"
+
+
+def _relative(path: str) -> str:
+    try:
+        return os.path.relpath(path).replace(os.sep, "/")
+    except ValueError:  # another drive (Windows)
+        return path.replace(os.sep, "/")
 
 
 def findings_of(judged: JudgedAnswer, *, derived: bool = False, codes: frozenset[str] = ALL_CODES) -> Iterator[Finding]:
