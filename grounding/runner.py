@@ -127,7 +127,7 @@ def _assembled(
 ) -> Iterator[Event | Record]:
     for path in paths:
         summary.files += 1
-        places: dict[str, int] = {}  # in a .json document: where the last answer located was found
+        places: dict = {}  # in a .json document: where the last answer located was found
         records = read_records(path, max_record_bytes)
         if path == "-" and flush_after:
             records = with_silences(records, flush_after)
@@ -155,21 +155,23 @@ def _assembled(
     yield from assembler.finish()
 
 
-def answers_located(conversation: Conversation, document: bytes, places: dict[str, int]) -> Conversation:
+def answers_located(conversation: Conversation, document: bytes, places: dict) -> Conversation:
     """The conversation with each answer at the line where its text starts in a (pretty-printed) .json
     document, found in document order after the answer before it; an answer not found keeps the line of
-    its conversation."""
-    text = document.decode("utf-8", "replace")
-    at = places.get("at", 0)
+    its conversation. places carries, from one conversation of a document to the next, the decoded text
+    and where the search stands (offset and line), so an array of conversations is searched once."""
+    if places.get("document") is not document:
+        places.update(document=document, text=document.decode("utf-8", "replace"), at=0, line=1)
+    text = places["text"]
     items = []
     for item in conversation.items:
         if item.kind is ANSWER and not item.line and item.text:
-            found = _find_string(text, item.text, at)
+            found = _find_string(text, item.text, places["at"])
             if found >= 0:
-                at = found
-                item = replace(item, line=text.count("\n", 0, found) + 1)
+                places["line"] += text.count("\n", places["at"], found)
+                places["at"] = found
+                item = replace(item, line=places["line"])
         items.append(item)
-    places["at"] = at
     return replace(conversation, items=tuple(items))
 
 
