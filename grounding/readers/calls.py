@@ -10,11 +10,11 @@ answer judged once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from grounding.model import ANSWER, Conversation, Item
+from grounding.model import Conversation
 from grounding.readers import openai
-from grounding.readers.common import text_of_parts
+from grounding.readers.common import answers_at_lines, text_of_parts
 
 
 @dataclass
@@ -38,7 +38,9 @@ def conversation_from_calls(
         messages.extend(call.inputs[_already_seen(messages, call.inputs) :])
         messages.extend(call.outputs)
     conversation = openai.read({"id": conversation_id or trace_id, "messages": messages}, source, line)
-    items = _answers_at_their_lines(conversation.items, ordered)
+    written = [(call.line, text_of_parts(message.get("content"))) for call in ordered if call.line
+               for message in call.outputs if isinstance(message, dict) and message.get("role") == "assistant"]
+    items = answers_at_lines(conversation.items, written)
     missing = sum(1 for call in ordered if not call.captured)
     unjudgeable = extra_unjudgeable or (
         f"{missing} of {len(ordered)} model calls of trace {trace_id} were recorded without their messages "
@@ -46,22 +48,6 @@ def conversation_from_calls(
         if missing else None
     )
     return Conversation(conversation.source, line, conversation.id, items, input_format, unjudgeable)
-
-
-def _answers_at_their_lines(items: tuple[Item, ...], calls: list[ModelCall]) -> tuple[Item, ...]:
-    """Each answer with the line of the call whose output wrote it, matched in order by its text."""
-    written = [(call.line, text_of_parts(message.get("content"))) for call in calls if call.line
-               for message in call.outputs if isinstance(message, dict) and message.get("role") == "assistant"]
-    if not written:
-        return items
-    placed, at = [], 0
-    for item in items:
-        if item.kind is ANSWER:
-            found = next((n for n in range(at, len(written)) if written[n][1] == item.text), None)
-            if found is not None:
-                item, at = replace(item, line=written[found][0]), found + 1
-        placed.append(item)
-    return tuple(placed)
 
 
 def _already_seen(messages: list[dict], inputs: list[dict]) -> int:

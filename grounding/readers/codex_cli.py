@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from grounding.model import ANSWER, Conversation
+from grounding.model import Conversation
 from grounding.readers import openai_responses
-from grounding.readers.common import text_of_parts
+from grounding.readers.common import answers_at_lines, text_of_parts
 
 _TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 
@@ -62,22 +62,8 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
     if instructions:
         body["instructions"] = instructions
     conversation = openai_responses.read(body, source, records[0][0])
-    items = _answers_at_their_lines(conversation.items, sequence, lines)
-    return replace(conversation, id=None if session_id is None else str(session_id), items=items,
-                   input_format="codex-cli")
-
-
-def _answers_at_their_lines(items: tuple, sequence: list[dict], lines: list[int]) -> tuple:
-    """Each answer with the line of the assistant message it was read from, matched in order by text."""
     spoken = [(lines[at], text_of_parts(entry.get("content"))) for at, entry in enumerate(sequence)
               if entry.get("type", "message") == "message" and entry.get("role") == "assistant"]
-    placed, at = [], 0
-    for item in items:
-        if item.kind is ANSWER:
-            while at < len(spoken) and spoken[at][1] != item.text:
-                at += 1
-            if at < len(spoken):
-                item = replace(item, line=spoken[at][0])
-                at += 1
-        placed.append(item)
-    return tuple(placed)
+    items = answers_at_lines(conversation.items, spoken)
+    return replace(conversation, id=None if session_id is None else str(session_id), items=items,
+                   input_format="codex-cli")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import NamedTuple
 
 import orjson
 
 from grounding.frames import is_framework_result
-from grounding.model import EVIDENCE, EXEMPT, NEITHER, Item, is_framework_correction
+from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, Item, is_framework_correction
 
 
 class RecordError(ValueError):
@@ -102,6 +103,22 @@ def result_text(text: str, *, is_error: bool = False, arguments: str | None = No
     (pydantic-ai sends its tool retries so): that grounds nothing (SPEC §2)."""
     kind = NEITHER if is_framework_result(text) else EVIDENCE
     return Item(kind, text, is_error=is_error, call_arguments=arguments, tool=tool)
+
+
+def answers_at_lines(items: tuple[Item, ...], written: list[tuple[int, str]]) -> tuple[Item, ...]:
+    """Each answer with the line of the record that wrote it: written holds (line, text) of each assistant
+    message in order, and an answer takes the first not yet taken whose text is its own (a format that
+    lowers many records into one conversation knows the lines, the conversation model does not)."""
+    if not written:
+        return items
+    placed, at = [], 0
+    for item in items:
+        if item.kind is ANSWER:
+            found = next((n for n in range(at, len(written)) if written[n][1] == item.text), None)
+            if found is not None:
+                item, at = replace(item, line=written[found][0]), found + 1
+        placed.append(item)
+    return tuple(placed)
 
 
 _TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})
