@@ -141,6 +141,21 @@ def _table(path: Path) -> dict:
 
 
 def _checked(path: Path, key: str, value: object) -> object:
+    problem = _problem(key, value)
+    if problem:
+        raise ConfigError(f"{path}: key {key!r} {problem}, not {value!r}")
+    if key in ("shapes", "exempt-regex"):
+        patterns = value.values() if isinstance(value, dict) else value
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ConfigError(f"{path}: key {key!r}: {pattern!r} is not a valid regular expression ({error})") from None
+    return value
+
+
+def _problem(key: str, value: object) -> str | None:
+    """What is wrong with a value for key, as the end of a sentence ("must be …"), or None."""
     spec = KEYS[key]
     problem = None
     if spec.kind == "bool" and not isinstance(value, bool):
@@ -164,16 +179,7 @@ def _checked(path: Path, key: str, value: object) -> object:
     elif spec.kind == "choice" and value not in spec.choices:
         close = get_close_matches(str(value), spec.choices, n=1)
         problem = f"must be one of {', '.join(spec.choices)}" + (f" (did you mean {close[0]!r}?)" if close else "")
-    if problem:
-        raise ConfigError(f"{path}: key {key!r} {problem}, not {value!r}")
-    if key in ("shapes", "exempt-regex"):
-        patterns = value.values() if isinstance(value, dict) else value
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as error:
-                raise ConfigError(f"{path}: key {key!r}: {pattern!r} is not a valid regular expression ({error})") from None
-    return value
+    return problem
 
 
 def describe(resolved: Resolved) -> list[str]:
@@ -224,10 +230,7 @@ _COMMAND_LINE_NUMBERS = {"min-digits": "--min-digits", "max-record-bytes": "--ma
 
 
 def _checked_option(key: str, value: object) -> object:
-    if key in _COMMAND_LINE_NUMBERS:
-        try:
-            _checked(Path("."), key, value)
-        except ConfigError as error:
-            reason = str(error).split(f"key {key!r} ", 1)[1]
-            raise ConfigError(f"{_COMMAND_LINE_NUMBERS[key]}: {reason}") from None
+    problem = _problem(key, value) if key in _COMMAND_LINE_NUMBERS else None
+    if problem:
+        raise ConfigError(f"{_COMMAND_LINE_NUMBERS[key]}: {problem}, not {value!r}")
     return value
