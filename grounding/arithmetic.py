@@ -14,7 +14,7 @@ from decimal import Decimal
 import regex
 
 from grounding.arithmetic_lexer import Lexeme, Num, lex_line
-from grounding.candidates import Answer
+from grounding.candidates import Answer, numbers_written
 from grounding.derive import find_formula
 from grounding.evidence import spell
 from grounding.index import EvidenceIndex
@@ -66,6 +66,14 @@ class Computations:
         self._settings = settings
         self._results: dict[Decimal, tuple[str, str]] | None = None
         self._refuted: set[Decimal] = set()
+        self._named: frozenset[Decimal] | None = None
+
+    @property
+    def named(self) -> frozenset[Decimal]:
+        """Every number the answer writes, by magnitude (§9.20: operands the answer itself names)."""
+        if self._named is None:
+            self._named = numbers_written(self._answer)
+        return self._named
 
     def stated(self, magnitude: Decimal) -> tuple[str, str] | None:
         """(via, formula) of the first computation that holds with this result, or None."""
@@ -90,6 +98,7 @@ class Computations:
             if not any(lx.kind == "num" for lx in line.lexemes):
                 continue
             for clause in _clauses(line.lexemes):
+                self._bracketed_computations(clause)
                 self._equations(_annotations_resolved(clause))
             self._per_unit_amounts(line, per_unit)
             self._listed_total(lines, number)
@@ -111,6 +120,25 @@ class Computations:
                 continue
             value = _evaluate(tree)
             if _holds(value, result) and all(self._acceptable(num) for num in _needs_grounding(tree)):
+                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {_render(tree)}")
+            else:
+                self._refuted.add(result.magnitude)
+
+    def _bracketed_computations(self, clause: list[Lexeme]) -> None:
+        """A result followed by the computation that gives it, in brackets: ``7,200 CNY (3,000 rent + 2,500
+        meals + 500 transport + 1,200 shopping)``; the words label the operands."""
+        for at, lexeme in enumerate(clause):
+            if lexeme.kind != "(":
+                continue
+            before = next((lx for lx in reversed(clause[:at]) if lx.kind != "word"), None)
+            close = next((j for j in range(at + 1, len(clause)) if clause[j].kind in ("(", ")")), None)
+            if before is None or before.kind != "num" or close is None or clause[close].kind != ")":
+                continue
+            tree = _Parser([lx for lx in clause[at + 1 : close] if lx.kind in ("num", "op")]).parse()
+            if tree is None or not _has_binary(tree):
+                continue
+            result = before.num
+            if _holds(_evaluate(tree), result) and all(self._acceptable(num) for num in _needs_grounding(tree)):
                 self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {_render(tree)}")
             else:
                 self._refuted.add(result.magnitude)
@@ -171,10 +199,12 @@ class Computations:
 
 def _may_compute(text: str) -> bool:
     """False when text can state no computation: it writes no "=" (equations), no "for" (per-unit
-    amounts need "for N things") and no total word (listed totals). Lexing every answer costs more."""
+    amounts need "for N things"), no total word (listed totals) and no "(" with "+" (a bracketed
+    computation). Lexing every answer costs more."""
     if not text.isascii():
         return True  # case-folding beyond ASCII is left to the patterns
-    return "=" in text or "for" in text.lower() or _TOTAL_WORD.search(text) is not None
+    return ("=" in text or "for" in text.lower() or _TOTAL_WORD.search(text) is not None
+            or ("(" in text and "+" in text))
 
 
 def _holds(computed: Decimal, written: Num) -> bool:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal
 
-from grounding.dates import prose_dates
-from grounding.normalise import normalise_once
+from grounding.dates import answer_clock, prose_dates
+from grounding.normalise import is_number, normalise_once
 from grounding.settings import Settings
 from grounding.tokens import tokens, tokens_with_digits
 from grounding.values import Kind, classify, classify_once
@@ -91,7 +92,8 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
-        return [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
+        written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
+        return _clock_times(segment, written) if ":" in segment else written
     written = []
     at, emitted = 0, -1
     for text, start, end in found:
@@ -106,6 +108,18 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
         value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
+    return _clock_times(segment, written) if ":" in segment else written
+
+
+def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """A time is read with its meridiem, which becomes part of what it writes (§9.14): ``8:00 PM`` is the
+    value ``8:00pm``, grounded by ``20:00`` and by no spelling of eight in the morning."""
+    for at, (_, value, start, end) in enumerate(written):
+        if ":" in value and value[:1].isdigit():
+            clock = answer_clock(value, segment[end : end + 6])
+            if clock is not None:
+                value, taken = clock
+                written[at] = (segment[start : end + taken], value, start, end + taken)
     return written
 
 
@@ -144,3 +158,18 @@ def _unfenced(text: str) -> str | None:
     if first_line_end < 0:
         return None
     return text[first_line_end + 1 : -3].strip()
+
+
+def numbers_written(answer: Answer) -> frozenset[Decimal]:
+    """The magnitude of every number the answer writes, however short (a formula's operands, §9.20).
+
+    >>> sorted(numbers_written(read_answer("Paid $2,787; the new fare is $243, so $2,544 back.", Settings())))
+    [Decimal('243'), Decimal('2544'), Decimal('2787')]
+    """
+    found = set()
+    for segment in answer.segments:
+        for text, _, _ in tokens_with_digits(segment):
+            value = normalise_once(text)
+            if value and is_number(value):
+                found.add(abs(Decimal(value)))
+    return frozenset(found)

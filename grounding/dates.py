@@ -15,9 +15,18 @@ import regex
 from grounding.patterns import LazyPattern
 
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_TIME = r"(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
+# Minutes may be one digit (7:0, as a program printing hours writes them, §9.14)
+_TIME = r"(\d{1,2}):(\d{1,2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
 _DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
 _TIME_ONLY = re.compile(_TIME)
+# Two times, or two dates, joined (§9.15): the first time has no seconds (after seconds "-05:00" is an
+# offset), and the second date may leave out the year and month it shares with the first (2025-03-07/08).
+_TIME_RANGE = re.compile(r"(\d{1,2}:\d{1,2})[-/](\d{1,2}:\d{1,2}(?::\d{2})?)")
+_DATE_RANGE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-/](\d{4})-(\d{2})-(\d{2})|/(?:(\d{2})-)?(\d{2}))")
+# A time an answer writes, and the meridiem after it (§9.14)
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:([ap])\.?m\.?)?")
+_MERIDIEM_AFTER = re.compile(r"[ \t]?([ap])\.?m(?![a-z])\.?", re.IGNORECASE)
+_NOON = LazyPattern(regex.compile, r"(?<![\p{L}\p{Nd}])(noon|midnight)(?![\p{L}\p{Nd}])", regex.IGNORECASE)
 _TWELVE_HOUR = LazyPattern(
     regex.compile, r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
 )
@@ -76,7 +85,17 @@ def date_parts(value: str) -> Iterator[str]:
     ['04:20', '04:20pm', '16:20', '16:20:00', '2027', '2027-07-04', '4:20', '4:20pm']
     >>> sorted(set(date_parts("03:00:00+1")))
     ['03:00', '03:00+1', '03:00:00', '03:00am', '3:00', '3:00+1', '3:00:00', '3:00am']
+    >>> sorted({f for f in date_parts("7:0-15:30") if f[:2] in ("07", "15")})
+    ['07:00', '07:00am', '15:30']
+    >>> sorted(set(date_parts("2025-03-07/08")))
+    ['2025', '2025-03-07', '2025-03-08']
     """
+    ends = range_ends(value)
+    if ends is not None:
+        for end in ends:
+            yield end
+            yield from date_parts(end)
+        return
     match = _DATE_TIME.fullmatch(value)
     if match:
         year, month, day = match.group(1, 2, 3)
@@ -93,7 +112,62 @@ def date_parts(value: str) -> Iterator[str]:
         return
     match = _TIME_ONLY.fullmatch(value)
     if match:
-        yield from _time_forms(*match.groups())
+        hour, minute, second, offset = match.groups()
+        if second is None and offset is not None and offset[0] == "-":
+            offset = None  # after a time without seconds "-" starts a range's end, never an offset
+        yield from _time_forms(hour, minute, second, offset)
+
+
+def range_ends(value: str) -> tuple[str, str] | None:
+    """The two ends of a range of times or of dates (§9.15), the second date written out whole; None when
+    value is no such range.
+
+    >>> range_ends("10:30-19:30"), range_ends("2025-03-07/08"), range_ends("16:03:16-05:00")
+    (('10:30', '19:30'), ('2025-03-07', '2025-03-08'), None)
+    """
+    match = _TIME_RANGE.fullmatch(value)
+    if match is not None:
+        return match.group(1), match.group(2)
+    match = _DATE_RANGE.fullmatch(value)
+    if match is None:
+        return None
+    year, month, day, whole_year, whole_month, whole_day, short_month, short_day = match.groups()
+    if whole_year is not None:
+        return f"{year}-{month}-{day}", f"{whole_year}-{whole_month}-{whole_day}"
+    return f"{year}-{month}-{day}", f"{year}-{short_month or month}-{short_day}"
+
+
+def answer_clock(value: str, after: str) -> tuple[str, int] | None:
+    """A time an answer writes, as its value to the minute (and to the second when it writes seconds other
+    than :00): with a meridiem, spelled with it, which says the time of day as one 24-hour value does. Also
+    how many characters of the text after the token its meridiem takes (§9.14). None when the token is its
+    own value (``3:30``, ``15:30:16``).
+
+    >>> answer_clock("07:00", " AM to"), answer_clock("3:30pm", ""), answer_clock("12:05", " a.m.")
+    (('7:00am', 3), ('3:30pm', 0), ('12:05am', 5))
+    >>> answer_clock("3:30", " and") is None
+    True
+    >>> answer_clock("07:00:00", ""), answer_clock("15:30:16", "")
+    (('07:00', 0), None)
+    """
+    match = _CLOCK.fullmatch(value)
+    if match is None:
+        return None
+    hour, minute, second, meridiem = match.groups()
+    taken = 0
+    if meridiem is None:
+        written = _MERIDIEM_AFTER.match(after)
+        if written is None:
+            # no half of the day said: to the minute, as written (07:00:00 is 07:00; 3:30 may be either)
+            return (f"{hour}:{minute}", 0) if second == "00" else None
+        meridiem, taken = written.group(1).lower(), written.end()
+    h = int(hour)
+    if not 1 <= h <= 12 or int(minute) > 59:
+        return None
+    if second and second != "00":  # on the 24-hour clock: the index spells no 12-hour time with seconds
+        return f"{h % 12 + (12 if meridiem == 'p' else 0):02d}:{minute}:{second}", taken
+    # 4:03am, never 04:03: the index also spells 16:03 as 04:03 (a 12-hour time written without am/pm)
+    return f"{h}:{minute}{meridiem}m", taken
 
 
 def _valid_date(year: int, month: int, day: int) -> bool:
@@ -104,6 +178,7 @@ def _time_forms(hour: str, minute: str, second: str | None, offset: str | None) 
     h, m = int(hour), int(minute)
     if h > 24 or m > 59 or (second is not None and int(second) > 60):
         return
+    minute = minute.zfill(2)  # 7:5 is 07:05
     yield from time_forms(h, minute, second)
     if offset and _DAY_MARKER.fullmatch(offset):
         yield f"{h:02d}:{minute}{offset}"
@@ -130,6 +205,8 @@ def twelve_hour_times(text: str) -> Iterator[str]:
     >>> sorted(set(twelve_hour_times("after 3pm")))
     ['03:00', '03:00pm', '15:00', '3:00', '3:00pm']
     """
+    for match in _NOON.finditer(text):
+        yield from time_forms(12 if match.group(1).lower() == "noon" else 0, "00", None)
     for match in _TWELVE_HOUR.finditer(text):
         hour = int(match.group(1))
         if not 1 <= hour <= 12:

@@ -19,9 +19,10 @@ import regex
 
 from grounding import jsontext, pyrepr, verbatim
 from grounding.dates import MONTHS, prose_dates, twelve_hour_times
-from grounding.normalise import LEADING_MARKS, lookup_forms, normalise, normalise_once, spell_number
+from grounding.normalise import lookup_forms, normalise, normalise_once, spell_number
 from grounding.token_readings import TokenReader, components_of
 from grounding.tokens import runs
+from grounding.units import SCALE_WORDS, scaled_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
 _WHOLE_SEPARATOR = "\x00"
@@ -99,7 +100,7 @@ _MONTH_TOKENS = frozenset(
     for dot in ("", ".")
 )
 _MERIDIEM_TOKENS = frozenset(
-    spelled for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.")
+    spelled for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.", "noon", "midnight")
     for spelled in (word, word.upper(), word.capitalize())
 )
 _READERS: dict[tuple[int, bool], TokenReader] = {}
@@ -146,6 +147,16 @@ class _Reader:
         meridiem = not distinct.isdisjoint(_MERIDIEM_TOKENS) or any(r.meridiem for r in readings)
         if meridiem or not distinct.isdisjoint(_MONTH_TOKENS):
             self.prose(text, meridiem)
+        if not distinct.isdisjoint(SCALE_WORDS):
+            self.scaled(text, operands)
+
+    def scaled(self, text: str, operands: bool = True) -> None:
+        """Numbers written with a scale word (``21 million``): grounded, and operands, spelled out."""
+        numbers = set(scaled_numbers(text))
+        self.forms.unit |= numbers
+        self.forms.numbers |= numbers
+        if self.typed and operands:
+            self.forms.operands |= numbers
 
     def prose(self, text: str, meridiem: bool = True) -> None:
         """Readings found in running text rather than in one token: 12-hour times, prose dates."""
@@ -160,17 +171,20 @@ class _Reader:
     def text_numbers(self, text: str) -> None:
         """Only the numbers (and operands) text holds: those of the runs that can begin a number."""
         distinct = runs(text, fast=not self.options.straightforward)
-        numbers = self.tokens.numbers({run for run in distinct if _may_hold_number(run)})
+        numbers = self.tokens.numbers(distinct)  # (which tells the runs that cannot hold a number at once)
+        if not distinct.isdisjoint(SCALE_WORDS):
+            numbers.update(scaled_numbers(text))
         self.forms.numbers |= numbers
         if self.typed:
             self.forms.operands |= numbers
 
     def strings(self, strings: list[str]) -> None:
-        """Keys and string leaves: each indexed as its tokens (digits in a string are not typed numbers)."""
+        """Keys and string leaves: each indexed as its tokens, the numbers in them operands too (§9.18:
+        ``"Price range: 180.0 - 500.0"``)."""
         if not strings:
             return
         joined = "\x00".join(strings)  # one pass over all strings; NUL separates tokens like any separator
-        self.text(joined, operands=False)
+        self.text(joined)
         if self.whole_strings:
             self.forms.plain.update(filter(None, map(normalise, strings)))
         if _HAS_DIGIT.search(joined):
@@ -187,16 +201,6 @@ class _Reader:
         self.forms.numbers.add(magnitude)
         if self.typed:
             self.forms.operands.add(magnitude)
-
-
-def _may_hold_number(run: str) -> bool:
-    """False when no token of run is read as a number: a number, once normalised, begins with a digit or
-    a minus sign, and normalising drops only leading marks before it (a run with a comma is several
-    tokens)."""
-    if "," in run:
-        return True
-    first = run.lstrip(LEADING_MARKS)[:1]
-    return first == "-" or first.isdecimal()
 
 
 def read_exempt(text: str, options: ReadOptions) -> Forms:
@@ -323,9 +327,9 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
 
 
 def read_numbers(examined: Examined, options: ReadOptions) -> Forms:
-    """The numbers of a result: of a JSON one with its collections, its strings left unread (derived values
-    need every operand, not every token); of a text, the tokens that can be numbers only. Of one that
-    failed, less what its call's arguments spell, as reading it whole leaves them.
+    """The numbers of a result: of a JSON one its number leaves with its collections, its strings left
+    unread (see read_string_numbers); of a text, the tokens that can be numbers only. Of one that failed,
+    less what its call's arguments spell, as reading it whole leaves them.
 
     Their plain forms are left for reading the result whole: the index does that before answering any
     question about a form the result's search text holds.
@@ -340,6 +344,29 @@ def read_numbers(examined: Examined, options: ReadOptions) -> Forms:
             forms.operands = set(forms.numbers)
         else:  # a document that is one scalar
             _walk(document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
+    _drop_what_the_call_spelled(forms, examined, options)
+    return forms
+
+
+def read_string_numbers(examined: Examined, options: ReadOptions) -> Forms:
+    """The numbers written inside the keys and strings of a JSON result: operands too (§9.18), read apart
+    from read_numbers as a collection's total needs none of them. A text result's numbers are all
+    read_numbers'.
+
+    A JSON text without an escape spells its strings as they read, and outside them only literals, which
+    read_numbers read: its tokens are read whole, in C, as no walk of the document could be.
+    """
+    forms = Forms()
+    if examined.document is _TEXT:
+        return forms
+    document = exact_document(examined) if examined.absence is None else examined.absence
+    if type(document) not in _CONTAINERS:
+        return forms
+    reader = _Reader(forms, options, typed=True, lookups=False)
+    if examined.exact_json and examined.absence is None and "\\" not in examined.text:
+        reader.text_numbers(examined.text)
+    else:
+        reader.text_numbers("\x00".join(_strings(document)))
     _drop_what_the_call_spelled(forms, examined, options)
     return forms
 
@@ -385,6 +412,22 @@ def _numbers_and_collections(document: dict | list, forms: Forms) -> list:
         else:
             leaves.extend([child for child in members if type(child) in jsontext.NUMBER_TYPES])
     return leaves
+
+
+def _strings(document: dict | list) -> list[str]:
+    """The keys and string leaves of a document holding a digit (only those can spell a number)."""
+    found = []
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            found.extend(key for key in node if _HAS_DIGIT.search(key))
+            stack.extend(child for child in node.values() if type(child) in _CONTAINERS or type(child) is str)
+        elif type(node) is list:
+            stack.extend(child for child in node if type(child) in _CONTAINERS or type(child) is str)
+        elif _HAS_DIGIT.search(node):
+            found.append(node)
+    return found
 
 
 def _numbers_by_key(members: list[dict]) -> dict[str, list]:

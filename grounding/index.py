@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import repeat
 
-from grounding import verbatim
+from grounding import counts, verbatim
 from grounding.evidence import (
     Examined,
     Forms,
@@ -28,6 +28,7 @@ from grounding.evidence import (
     read_examined,
     read_exempt,
     read_numbers,
+    read_string_numbers,
     seen_of,
     spell,
 )
@@ -47,6 +48,7 @@ class _Piece:
     source: Examined | str  # a tool result, or exempt text
     seen: verbatim.Seen  # what its search text is made from (see Seen.may_hold)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
+    strings_read: bool = False  # the numbers of its keys and strings too (see read_string_numbers)
 
 
 # Operands (and values) of at most this many characters, scaled below this limit, add and subtract exactly
@@ -108,6 +110,14 @@ class EvidenceIndex:
         self._totals: Totals | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
+        # Every piece seen, as (text, document): the counts it states are read only if a multiple asks (§9.20)
+        self._count_sources: list[tuple[str, object]] = []
+        self.latest_exempt = ""  # the user's (or the app's) text seen last: it may state a date offset (§9.19)
+        self._counts: set[int] = set()
+        self._counted = 0  # how many of _count_sources _counts was read from
+        # scaled_operands' integers in ascending order, with what they were sorted from (sorted_scaled_operands)
+        self._sorted_scaled: tuple[tuple[int, int], list[int]] | None = None
+
 
     # growing ------------------------------------------------------------------------------------------
 
@@ -116,6 +126,7 @@ class EvidenceIndex:
     ) -> None:
         """A tool result: seen now, read when a question needs it (at once on the straightforward path)."""
         examined = examine_result(text, self.options, is_error, arguments, document)
+        self._count_sources.append((text, None if examined.failed else examined.document))
         if self.options.straightforward:
             self.add(read_examined(examined, self.options))
             return
@@ -124,6 +135,8 @@ class EvidenceIndex:
 
     def see_exempt(self, text: str) -> None:
         """User text or a system prompt (§5.2)."""
+        self._count_sources.append((text, None))
+        self.latest_exempt = text
         if self.options.straightforward:
             self.add(read_exempt(text, self.options))
             return
@@ -188,12 +201,21 @@ class EvidenceIndex:
                 self._add(read_examined(piece.source, self.options), piece.order)
 
     def _read_numbers(self) -> None:
-        """Every operand and collection of §9.7, reading of each piece no more than that needs."""
+        """Every collection of §9.7 and every operand but those in a JSON result's strings, reading of each
+        piece no more than that needs."""
         for piece in self._unread:
             if piece.numbers_read or isinstance(piece.source, str):
                 continue  # exempt text lends no operands (§5.2)
             self._add(read_numbers(piece.source, self.options), piece.order)
             piece.numbers_read = True
+
+    def _read_operands(self) -> None:
+        """Every operand of §9.7 and §9.18, the numbers in JSON results' strings too."""
+        self._read_numbers()
+        for piece in self._unread:
+            if not piece.strings_read and not isinstance(piece.source, str):
+                self._add(read_string_numbers(piece.source, self.options), piece.order)
+                piece.strings_read = True
 
     def _add(self, forms: Forms, order: int) -> None:
         mine = self._forms
@@ -316,7 +338,7 @@ class EvidenceIndex:
         (``3580.0`` for 3580.05 to 3580.09…, where ``3580`` would be found in many texts).
         """
         half = Decimal(5).scaleb(-(decimals + 1))
-        if magnitude.normalize().as_tuple().exponent < -decimals:
+        if decimals < 0 or magnitude.normalize().as_tuple().exponent < -decimals:  # (< 0: $577B, to the billion)
             return self.has_number_near(magnitude - half, magnitude + half)  # more decimals than written
         below = magnitude - Decimal(1).scaleb(-decimals)
         self.forms_for([spell(magnitude)] + ([format(below, f".{decimals}f")] if below >= 0 else []))
@@ -336,7 +358,7 @@ class EvidenceIndex:
 
     def operand_values(self) -> dict[str, Decimal]:
         """Every operand of §9.7 by spelling, in no particular order (each value worked out once)."""
-        self._read_numbers()
+        self._read_operands()
         values = self._operand_values
         if len(values) != len(self._forms.operands):  # the operands only grow, and values holds some of them
             new = self._forms.operands - values.keys()
@@ -349,12 +371,34 @@ class EvidenceIndex:
         is written with: sums, differences and multiples of operands are then told with integers, which hash
         cheaply (hashing a Decimal with decimals costs a modular power). None when an operand is too long
         for Decimal arithmetic, which rounds past 28 digits, to agree with integers."""
-        self._read_numbers()
+        self._read_operands()
         spellings = self._forms.operands
         if self._scaled is None or self._scaled_count != len(spellings):  # operands only grow
             self._scaled = _scaled(spellings) or False
             self._scaled_count = len(spellings)
         return self._scaled or None
+
+    def sorted_scaled_operands(self) -> tuple[int, list[int]] | None:
+        """scaled_operands, the integers in ascending order (the chance of a formula is counted in a range)."""
+        scaled = self.scaled_operands()
+        if scaled is None:
+            return None
+        places, integers = scaled
+        key = (places, len(integers))  # the integers only grow while places stays
+        if self._sorted_scaled is None or self._sorted_scaled[0] != key:
+            self._sorted_scaled = (key, sorted(integers))
+        return places, self._sorted_scaled[1]
+
+    def stated_counts(self) -> set[int]:
+        """The counts 2–12 stated by everything seen (§9.20), tool results and exempt text alike."""
+        sources = self._count_sources
+        if self._counted < len(sources):
+            for text, document in sources[self._counted :]:
+                self._counts |= counts.counts_in_text(text)
+                if isinstance(document, (dict, list)):
+                    self._counts |= counts.counts_in_document(document)
+            self._counted = len(sources)
+        return self._counts
 
     def operands(self) -> dict[str, Decimal]:
         """Operands of §9.7 by spelling, in a stable order: by value, then by spelling."""
@@ -405,3 +449,24 @@ class EvidenceIndex:
             or self.has_component((value,))
         )
 
+
+MULTIPLES = range(2, 13)  # the whole multiples §9.7 tries
+
+
+def may_combine(magnitude: Decimal, scaled: tuple[int, set[int]] | None) -> tuple[bool, bool, bool]:
+    """Whether magnitude may be a sum, a difference, a multiple of operands: told in C over integers (most
+    values asked about are none), before the ordered search that picks the formula to show."""
+    if scaled is None or len(magnitude.as_tuple().digits) > SCALED_LENGTH:
+        return True, True, True  # too long to tell with integers: search
+    places, operands = scaled
+    target = magnitude.scaleb(places)
+    if target != target.to_integral_value():
+        return False, False, False  # more decimals than any operand: no sum, difference or multiple of them
+    m = int(target)
+    if m >= SCALED_LIMIT:
+        return True, True, True
+    return (
+        not operands.isdisjoint(map(m.__sub__, operands)),
+        not operands.isdisjoint(map(m.__add__, operands)),
+        any(m % k == 0 and m // k in operands for k in MULTIPLES),  # (the counts stated are read if one is)
+    )

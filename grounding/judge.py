@@ -10,16 +10,18 @@ from decimal import Decimal
 
 import regex
 
-from grounding import arithmetic, examples, masks
+from grounding import arithmetic, date_offsets, examples, masks
 from grounding.candidates import Answer, Candidate, read_answer
 from grounding.derive import find_formula
 from grounding.index import EvidenceIndex
-from grounding.normalise import canonical, decimals_written, lookup_forms, normalise
+from grounding.normalise import canonical, decimals_written, is_number, lookup_forms, normalise
 from grounding.settings import Settings
 from grounding.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, classify, range_ends
 from grounding.verdict import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_FOUR_DIGITS = regex.compile(r"\d{4}")
+_YEARS = range(1900, 2101)
 
 
 def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
@@ -72,7 +74,7 @@ def _route(
             via, matched = _by_composite(candidate, index, settings)
         if via is not None:
             return _found(candidate, via, matched=matched)
-        formula = _by_computation(candidate, answer, index, work)
+        formula = _by_computation(candidate, answer, index, work) or _by_date_offset(candidate, answer, index, work)
         if formula is not None:
             return _found(candidate, *formula)
         if written_as_examples.is_example(candidate, index):
@@ -124,7 +126,9 @@ def _by_range(candidate: Candidate, index: EvidenceIndex) -> str | None:
 
 
 def _end_grounded(end: str, index: EvidenceIndex) -> bool:
-    return is_plain(end, index) or reading_of(end, index) is not None or index.has_number(magnitude_of(end))
+    if is_plain(end, index) or reading_of(end, index) is not None:
+        return True
+    return is_number(end) and index.has_number(magnitude_of(end))  # a time or a date has no sign (§9.15)
 
 
 def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | None]:
@@ -180,7 +184,28 @@ def _by_computation(
     stated = work.stated(magnitude)
     if stated is not None:
         return stated
-    if work.is_refuted(magnitude):
+    if work.is_refuted(magnitude) or reads_as_year(candidate):
         return None
-    formula = find_formula(magnitude, index)
+    formula = find_formula(magnitude, index, work.named)
     return None if formula is None else ("derived", formula)
+
+
+def reads_as_year(candidate: Candidate) -> bool:
+    """A number written as four bare digits from 1900 to 2100: a year, which arithmetic never explains
+    (§9.20: ``1962 = 1974 - 12`` is a coincidence, not a reading). ``$2,000`` and ``2000.5`` are amounts."""
+    return _FOUR_DIGITS.fullmatch(candidate.text) is not None and int(candidate.text) in _YEARS
+
+
+def _by_date_offset(
+    candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
+) -> tuple[str, str] | None:
+    """Route 11: a date that is an offset the answer, or the user's text right before it, states from a date
+    read or exempt ("the day after", "in 3 days", §9.19)."""
+    if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
+        return None
+    offsets = date_offsets.stated_offsets("\n".join(answer.segments)) | date_offsets.stated_offsets(index.latest_exempt)
+    for offset in sorted(offsets, key=lambda days: (abs(days), days)):
+        base = date_offsets.offset_from(candidate.value, offset)
+        if base is not None and index.is_any_form(base):
+            return "date-offset", date_offsets.formula(candidate.value, base, offset)
+    return None

@@ -24,6 +24,7 @@ _NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
 _DIGIT = re.compile(r"\d")
 _WRITTEN_NUMBER = regex.compile(r"\d(?:[\d,]*)(?:\.(\d+))?")  # its decimals: see decimals_written
 _SIGNS = ("-", "+")
+_SCALE_SUFFIX = re.compile(r"(bn?|tn?)(?![A-Za-z0-9])", re.IGNORECASE)  # see units.scale_suffix
 _NUMBER_STARTS = frozenset("+-0123456789")  # what a text _NUMBER matches can begin with (digits are folded)
 
 
@@ -44,8 +45,8 @@ def _ascii_digit(match: regex.Match[str]) -> str:
 def normalise(token: str) -> str:
     """Normalise one token.
 
-    >>> [normalise(t) for t in ["$1,234,567.50", "2048.0", "-$1,475.00", "(FC1/3)", "007", "+5"]]
-    ['1234567.5', '2048', '-1475', 'fc1/3', '007', '5']
+    >>> [normalise(t) for t in ["$1,234,567.50", "2048.0", "-$1,475.00", "(FC1/3)", "007", "+5", "2,000+"]]
+    ['1234567.5', '2048', '-1475', 'fc1/3', '007', '5', '2000']
     """
     text = fold_digits(token.lower()).strip()
     text = text.lstrip(LEADING_MARKS).rstrip(_TRAIL)
@@ -59,7 +60,10 @@ def normalise(token: str) -> str:
 
 
 def _spelled(text: str) -> str:
-    """A stripped token that may be a number (it begins with a digit or sign): spelled, when it is one."""
+    """A stripped token that may be a number (it begins with a digit or sign): spelled, when it is one.
+    A "+" after it says "or more" (``2,000+``, ``10k+``): the number is what it states."""
+    if text[-1:] == "+" and len(text) > 1:
+        text = text[:-1]
     return spell_number(text) if (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text) else text
 
 
@@ -134,6 +138,28 @@ def canonical(spelled: str) -> str:
     return "0" if result == "0" else sign + result
 
 
+def magnitudes(numbers: list[str]) -> list[str]:
+    """canonical(spell_number(n)).lstrip("-") of each plain number n (digits, a point, a sign first), all at
+    once: four substitutions over the joined list run in C, where a call per number would not.
+
+    >>> magnitudes(["-0042", "12.500", "0.0", "-0", "7", "00.50", "10"])
+    ['42', '12.5', '0', '0', '7', '0.5', '10']
+    """
+    if not numbers:
+        return []
+    joined = "\n".join(numbers)
+    joined = _MINUS_FIRST.sub("", joined)
+    joined = _TRAILING_ZEROS.sub(r"\1", joined)  # 12.500 -> 12.5, 0.0 -> 0.
+    joined = _POINT_LAST.sub("", joined)
+    return _LEADING_ZEROS.sub("", joined).split("\n")
+
+
+_MINUS_FIRST = re.compile(r"^-", re.MULTILINE)
+_TRAILING_ZEROS = re.compile(r"^([0-9]*\.[0-9]*?)0+$", re.MULTILINE)
+_POINT_LAST = re.compile(r"\.$", re.MULTILINE)
+_LEADING_ZEROS = re.compile(r"^0+(?=[0-9])", re.MULTILINE)
+
+
 def is_number(value: str) -> bool:
     """True when a normalised value is a plain number."""
     return "," not in value and _UNGROUPED_NUMBER.fullmatch(value) is not None
@@ -164,13 +190,18 @@ def digit_count(value: str) -> int:
 def decimals_written(text: str) -> int:
     """How many decimals a number was written with (``$3,617.00`` → 2).
 
-    >>> decimals_written("$3,617.00"), decimals_written("48.250"), decimals_written("2,184")
-    (2, 3, 0)
+    A scale suffix counts as places before the point: ``$577B`` is written to the billion (-9).
+
+    >>> [decimals_written(text) for text in ["$3,617.00", "48.250", "2,184", "$400.4B"]]
+    [2, 3, 0, -8]
     """
-    match = _WRITTEN_NUMBER.search(fold_digits(text))
-    if match is None or match.group(1) is None:
+    folded = fold_digits(text)
+    match = _WRITTEN_NUMBER.search(folded)
+    if match is None:
         return 0
-    return len(match.group(1))
+    places = len(match.group(1)) if match.group(1) is not None else 0
+    suffix = _SCALE_SUFFIX.match(folded, match.end())
+    return places - (9 if suffix.group(1).lower().startswith("b") else 12) if suffix else places
 
 
 def spell_decimal(number: Decimal) -> str:

@@ -1,13 +1,15 @@
 """Measure verdict quality on real transcripts, in both directions.
 
-    python -m grounding.quality [--corpus DIR] [--no-derived]
+    python -m grounding.quality [--corpus DIR] [--no-derived] [--split dev|dev2]
 
-On ``dev.jsonl`` it prints answers judged, values examined, answers and
-values flagged, and values grounded per ``via``; on ``dev.injected.jsonl``
-(one value of each final answer changed so it appears nowhere) how many of
-the mutated values are flagged. ``tests/test_corpus_quality.py`` pins these
-numbers, so a change that removes accusations by examining fewer values, or
-that stops catching inventions, fails.
+On ``dev.jsonl`` and ``dev2.jsonl`` it prints answers judged, values
+examined, answers and values flagged, and values grounded per ``via``; on
+their ``.injected`` twins (one value of each final answer changed so it
+appears nowhere) how many of the mutated values are flagged; and how often a
+value one digit away from a value an answer copied is explained by a formula
+(§9.20: kept under 1%). ``tests/test_corpus_quality.py`` pins these numbers,
+so a change that removes accusations by examining fewer values, or that stops
+catching inventions, fails.
 """
 
 from __future__ import annotations
@@ -15,15 +17,22 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
 import orjson
 
+from grounding.candidates import numbers_written, read_answer
+from grounding.derive import CHANCE_BOUND, find_formula
 from grounding.engine import check_conversation
+from grounding.evidence import ReadOptions
+from grounding.index import EvidenceIndex
+from grounding.model import ANSWER, EVIDENCE, EXEMPT
 from grounding.normalise import normalise
 from grounding.readers import read_record
 from grounding.report import Summary
 from grounding.settings import Settings, build_settings
+from grounding.values import NUMBER
 from grounding.verdict import Status
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
@@ -87,23 +96,98 @@ def measure_injected(path: Path, settings: Settings) -> InjectedMeasurement:
         mutated = normalise(record["injected"]["mutated"])
         answers = list(check_conversation(conversation, settings))
         final = answers[-1].verdict if answers else None
-        if final is not None and any(f.value == mutated for f in final.unsupported):
+        if final is not None and any(mutated in (f.value, normalise(f.text)) for f in final.unsupported):
             result.mutated_flagged += 1
         else:
             result.missed.append((conversation.id or "?", record["injected"]["mutated"]))
     return result
 
 
+@dataclass
+class ChanceMeasurement:
+    """How often a value one digit away from a value an answer copied is explained by a formula (§9.20)."""
+
+    tried: int = 0
+    explained: int = 0
+    examples: list[tuple[str, str, str]] = field(default_factory=list)  # (conversation, value, formula)
+
+    @property
+    def share(self) -> float:
+        return self.explained / self.tried if self.tried else 0.0
+
+
+def one_digit_away(value: str) -> list[str]:
+    """Every spelling of value with one digit raised by one (9 wraps to 0), a leading digit never made 0.
+
+    >>> one_digit_away("1209.4")
+    ['2209.4', '1309.4', '1219.4', '1200.4', '1209.5']
+    """
+    found = []
+    for at, character in enumerate(value):
+        if character.isdigit():
+            digit = (int(character) + 1) % 10
+            if at == 0 and digit == 0:
+                continue
+            found.append(value[:at] + str(digit) + value[at + 1 :])
+    return found
+
+
+def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
+    """Each final answer's numbers that a tool result holds, each changed by one digit where the change is
+    read nowhere: how many of those changed values the derived search explains."""
+    result = ChanceMeasurement()
+    for _record, conversation in _conversations(path):
+        if conversation.unjudgeable is not None:
+            continue
+        index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
+        final = None
+        for item in conversation.items:
+            if item.kind is ANSWER:
+                final = item
+        if final is None:
+            continue
+        for item in conversation.items:
+            if item is final:
+                break
+            if item.kind is EVIDENCE:
+                index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
+                                 document=item.document)
+            elif item.kind is EXEMPT:
+                index.see_exempt(item.text)
+        answer = read_answer(final.text, settings)
+        named = numbers_written(answer)
+        for candidate in answer.candidates:
+            if candidate.kind is not NUMBER or not index.has_number(Decimal(candidate.value).copy_abs()):
+                continue
+            for changed in one_digit_away(candidate.value.lstrip("-")):
+                magnitude = Decimal(changed)
+                if index.has_number(magnitude) or index.is_any_form(changed):
+                    continue  # read after all: no typo of anything
+                result.tried += 1
+                formula = find_formula(magnitude, index, named - {Decimal(candidate.value).copy_abs()} | {magnitude})
+                if formula is not None:
+                    result.explained += 1
+                    result.examples.append((conversation.id or "?", changed, formula))
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder holding dev.jsonl")
-    parser.add_argument("--no-derived", action="store_true", help="measure with §9.7 and §9.9 off")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder holding dev.jsonl and dev2.jsonl")
+    parser.add_argument("--no-derived", action="store_true", help="measure with §9.7, §9.9 and §9.19 off")
+    parser.add_argument("--split", action="append", help="which splits to measure (default: dev and dev2)")
     args = parser.parse_args(argv)
     settings = build_settings(derived=not args.no_derived)
-    dev = measure_dev(args.corpus / "dev.jsonl", settings)
-    injected = measure_injected(args.corpus / "dev.injected.jsonl", settings)
+    for split in args.split or ["dev", "dev2"]:
+        _report(split, args.corpus, settings, args.no_derived)
+    return 0
+
+
+def _report(split: str, corpus: Path, settings: Settings, no_derived: bool) -> None:
+    dev = measure_dev(corpus / f"{split}.jsonl", settings)
+    injected = measure_injected(corpus / f"{split}.injected.jsonl", settings)
     out = sys.stdout
-    out.write(f"dev.jsonl ({'derived off' if args.no_derived else 'derived on'})\n")
+    out.write(f"{split}.jsonl ({'derived off' if no_derived else 'derived on'})\n")
     rows = [
         ("conversations", dev.conversations),
         ("answers judged", dev.answers),
@@ -122,10 +206,17 @@ def main(argv: list[str] | None = None) -> int:
     for conversation, values in dev.flagged_finals:
         out.write(f"  flagged final answer: {conversation}: {', '.join(values)}\n")
     share = injected.mutated_flagged / injected.lines if injected.lines else 0.0
-    out.write(f"dev.injected.jsonl\n  mutated values flagged    {injected.mutated_flagged}/{injected.lines} ({share:.1%})\n")
+    out.write(f"{split}.injected.jsonl\n"
+              f"  mutated values flagged    {injected.mutated_flagged}/{injected.lines} ({share:.1%})\n")
     for conversation, value in injected.missed:
         out.write(f"  missed: {conversation}: {value}\n")
-    return 0
+    if not no_derived:
+        chance = measure_chance(corpus / f"{split}.jsonl", settings)
+        out.write(f"derived search against chance (§9.20), on {split}.jsonl\n"
+                  f"  values one digit off a copied value, explained by a formula: "
+                  f"{chance.explained}/{chance.tried} ({chance.share:.2%}; bound {CHANCE_BOUND:.0%})\n")
+        for conversation, value, formula in chance.examples:
+            out.write(f"  explained: {conversation}: {value}: {formula}\n")
 
 
 if __name__ == "__main__":

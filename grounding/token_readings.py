@@ -14,15 +14,18 @@ from typing import NamedTuple
 
 from grounding.dates import date_parts
 from grounding.normalise import (
+    ASCII_LETTERS,
+    LEADING_MARKS,
     canonical,
     is_number,
     lookup_forms,
+    magnitudes,
     normalise,
     normalise_once,
     spell_number,
 )
 from grounding.tokens import split_run
-from grounding.units import split_unit
+from grounding.units import number_with_words, split_unit
 from grounding.values import classify
 
 _JOINER_RUN = re.compile(r"[_\-./:#]+")
@@ -33,6 +36,12 @@ _PLAIN_DIGITS = re.compile(r"[0-9]+")
 _LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
 _DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
 _CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
+# What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips,
+# digits and points, then at most a unit or words. A date, a time, an id or a version fails it in C, and a
+# tool's strings hold many (§9.18 reads their numbers); a run that passes is still read in full.
+_PLAIN_NUMBERS = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$", re.MULTILINE)  # of runs joined by newlines
+_MAY_BE_NUMBER = r"[$#@+'\"`(\[{<]*[-+]?[$€£¥₹]?[0-9][0-9.]*(?:[-/]?[A-Za-z]+)*[.;:!?%'\"`)\]}>+]*"
+MAY_BE_NUMBER = re.compile(_MAY_BE_NUMBER)
 
 
 class TokenReading(NamedTuple):
@@ -70,21 +79,37 @@ class TokenReader:
 
     def numbers(self, runs: set[str]) -> set[str]:
         """The numbers of the distinct token runs of a text: each run's TokenReading.numbers, without working
-        out the rest of a reading not made yet (derived values need numbers only)."""
+        out the rest of a reading (derived values need numbers only; a tool's strings hold many, §9.18).
+
+        A run beginning with a letter holds none (normalising drops no letter), unless a comma splits it;
+        plain numbers (most of the rest) are spelled all at once; only a run with a comma or shaped like a
+        number with a unit is read token by token.
+        """
         found: set[str] = set()
-        cache = self._cache if self.cache else {}
+        candidates = set()
         for run in runs:
-            reading = cache.get(run)
-            if reading is not None:
-                if reading:
-                    found.update(reading.numbers)
-                continue
-            for token in split_run(run):
-                value = self._value(token)
-                if value is not None:
-                    number = _as_number(value)
-                    if number is not None:
-                        found.add(number[0])
+            if "," in run:
+                if run[-1] != "," or "," in run[:-1]:
+                    found |= self._numbers_of_run(run)
+                    continue
+                run = run[:-1]  # "23502.02," in a list written out: one token
+            if run and run[0] not in ASCII_LETTERS:
+                candidates.add(run)
+        plain = _PLAIN_NUMBERS.findall("\n".join(candidates))  # told in one pass, not one call a run
+        found.update(magnitudes(plain))
+        for run in candidates.difference(plain):
+            if MAY_BE_NUMBER.fullmatch(run) if run.isascii() else _may_begin_number(run):
+                found |= self._numbers_of_run(run)
+        return found
+
+    def _numbers_of_run(self, run: str) -> set[str]:
+        found = set()
+        for token in split_run(run):
+            value = self._value(token)
+            if value is not None:
+                number = _as_number(value)
+                if number is not None:
+                    found.add(number[0])
         return found
 
     def _value(self, raw: str) -> str | None:
@@ -123,6 +148,13 @@ class TokenReader:
 
 
 
+def _may_begin_number(run: str) -> bool:
+    """False when a token without a comma is surely no number: a number, once normalised, begins with a
+    digit or a minus sign, and normalising drops only leading marks before it."""
+    first = run.lstrip(LEADING_MARKS)[:1]
+    return first == "-" or first.isdecimal()
+
+
 def _as_number(value: str) -> tuple[str, str | None] | None:
     """A normalised token read as a number: its magnitude as the index spells it, and the number spelled
     without its unit when it has one (``16384mb``); None when it is no number."""
@@ -130,7 +162,7 @@ def _as_number(value: str) -> tuple[str, str | None] | None:
         return None
     if is_number(value):
         return canonical(value).lstrip("-"), None
-    number = split_unit(value)
+    number = split_unit(value) or number_with_words(value)
     if number is None:
         return None
     spelled = spell_number(number)

@@ -7,6 +7,7 @@ identifier, so a reservation code such as ``4XGCCM`` is examined.
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 
 UNITS = frozenset(
     """
@@ -39,6 +40,11 @@ _WITH_TAIL = re.compile(
     r"(?P<joiner>[-/]?)(?P<unit>[^\W\d_]+)(?:/(?P<second>[^\W\d_]+))?"
 )
 
+# A number (with an ordinal tail or not) joined by "-" to words of letters only: 21-year-old, 17th-century (§9.17)
+_WITH_WORDS = re.compile(
+    r"(?P<number>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:st|nd|rd|th)?-[^\W\d_]{2,}(?:-[^\W\d_]+)*"
+)
+
 
 def split_unit(value: str) -> str | None:
     """The number part of a normalised number with a unit, or None.
@@ -50,14 +56,69 @@ def split_unit(value: str) -> str | None:
     if not last.isalnum() or last.isdecimal():
         return None  # a unit ends with a letter ([^\W\d_]): told at once for dates, addresses and ids
     match = _WITH_TAIL.fullmatch(value)
-    if match is None:
-        return None
-    unit = match.group("unit")
-    if unit not in UNITS:
-        return None
-    if len(unit) == 1 and match.group("joiner") == "-":
-        return None  # "5862-K" is a bay id, not a number of kelvins
-    second = match.group("second")
-    if second is not None and second not in UNITS:
-        return None
-    return match.group("number")
+    return match.group("number") if match is not None and _is_unit(match) else None
+
+
+def number_with_words(value: str) -> str | None:
+    """The number of a normalised number joined by "-" to words of letters (§9.17), or None.
+
+    >>> [number_with_words(v) for v in ["21-year-old", "17th-century", "12-race", "1000-mile", "40213-rma2", "12-k"]]
+    ['21', '17', '12', '1000', None, None]
+    """
+    words = _WITH_WORDS.fullmatch(value) if "-" in value else None
+    return None if words is None else words.group("number")
+
+
+def _is_unit(match: re.Match) -> bool:
+    unit, second = match.group("unit", "second")
+    if unit not in UNITS or (second is not None and second not in UNITS):
+        return False
+    return len(unit) > 1 or match.group("joiner") != "-"  # "5862-K" is a bay id, not a number of kelvins
+
+
+SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+SCALE_WORDS = frozenset(spelled for word in SCALES for spelled in (word, word.capitalize(), word.upper()))
+_SCALED = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s+(thousand|million|billion|trillion)\b", re.IGNORECASE
+)
+
+
+def scaled_numbers(text: str) -> list[str]:
+    """The numbers text writes with a scale word, spelled out: ``21 million`` is 21000000 (a tool's prose).
+
+    >>> scaled_numbers("about 21 million people, 1.5 Billion in 2023, 3,200 thousand")
+    ['21000000', '1500000000', '3200000']
+    """
+    found = []
+    for match in _SCALED.finditer(text):
+        whole, fraction, word = match.groups()
+        try:
+            number = Decimal(whole.replace(",", "") + ("." + fraction if fraction else "")).scaleb(SCALES[word.lower()])
+        except InvalidOperation:
+            continue
+        found.append(format(number.normalize(), "f"))
+    return found
+
+
+# A number glued to b/bn (billions) or t/tn (trillions), as finance writes amounts: $577B, $3.17T
+_SCALE_SUFFIX = re.compile(r"([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(bn?|tn?)")
+_SUFFIX_EXPONENT = {"b": 9, "bn": 9, "t": 12, "tn": 12}
+
+
+def scale_suffix(value: str) -> tuple[str, int] | None:
+    """(the number, its power of ten) of a normalised number written with a scale suffix, or None.
+
+    >>> scale_suffix("577b"), scale_suffix("400.4bn"), scale_suffix("3.17t"), scale_suffix("12gb")
+    (('577', 9), ('400.4', 9), ('3.17', 12), None)
+    """
+    match = _SCALE_SUFFIX.fullmatch(value)
+    return None if match is None else (match.group(1), _SUFFIX_EXPONENT[match.group(2)])
+
+
+def scaled(number: str, exponent: int) -> str:
+    """number times 10**exponent, spelled without exponent or trailing zeros after a point.
+
+    >>> scaled("400.4", 9), scaled("1,200", 3)
+    ('400400000000', '1200000')
+    """
+    return format(Decimal(number.replace(",", "")).scaleb(exponent).normalize(), "f")

@@ -13,12 +13,14 @@ from decimal import Decimal
 from enum import Enum
 from functools import lru_cache
 
+from grounding.dates import range_ends as dated_range_ends
 from grounding.normalise import ASCII_DIGITS, ASCII_LETTERS, digit_count, lookup_forms, spell_number
 from grounding.settings import Settings
-from grounding.units import split_unit
+from grounding.units import number_with_words, scale_suffix, scaled, split_unit
 
 # The standard engine: these run on every distinct token and part, and it is the faster one here.
-_RATIO = re.compile(r"\d{1,2}/\d{1,2}")
+# Two or three plain numbers joined by "/": a rating, score, fraction or reading when every part is short (§9.16)
+_RATIO = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?){1,2}")
 COMPOSITE_JOINER = re.compile(r"[+/]")  # what joins the parts of a composite value (§9.13)
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
@@ -79,15 +81,24 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
         return _identifier(value), False  # ratios, ranges, units and numbers all begin with a digit or a sign
     if _PLAIN_NUMBER.fullmatch(value):
         return _number(value, min_digits), False  # most values; no ratio, range or unit is a plain number
-    if _RATIO.fullmatch(value):
-        return None, False
+    if _RATIO.fullmatch(value) and all(digit_count(part) < min_digits for part in value.split("/")):
+        return None, False  # 3.5/5, 120/80: prose; 2048/4096 is a value (§9.16)
     is_range = _range_decision(value, min_digits)
     if is_range is not None:
         return (Value(value, "identifier", RANGE) if is_range else None), False
+    if dated_range_ends(value) is not None:
+        return Value(value, "identifier", RANGE), False  # 09:00-09:30, 2025-03-07/08 (§9.15)
+    suffixed = scale_suffix(value)
+    if suffixed is not None:  # $577B: 577 billion, grounded by what rounds to it (§9.3)
+        return Value(scaled(*suffixed), "number", NUMBER), False
     number = split_unit(value)
     if number is not None:
         found = _number(spell_number(number), min_digits)
         return found, found is not None
+    number = number_with_words(value)
+    if number is not None:
+        # "a 188-year-old tree": the words say the number is a claim, so it is examined whatever its length
+        return Value(spell_number(number), "number", NUMBER), True
     return _identifier(value), False
 
 
@@ -105,8 +116,8 @@ def classify_once(value: str, min_digits: int) -> Value | None:
         if first in ASCII_DIGITS:
             if _PLAIN_NUMBER.fullmatch(value):
                 return _number(value, min_digits)  # a number: no ratio, range or unit (see classify_plainly)
-            if ":" in value or (value[-1] in ASCII_DIGITS and "-" not in value and "/" not in value):
-                # a time, an address: a ratio holds "/", a range "-", a unit ends with a letter, none a colon
+            if (":" in value or value[-1] in ASCII_DIGITS) and "-" not in value and "/" not in value:
+                # a time, an address: a ratio holds "/", a range "-", a unit ends with a letter
                 return _identifier(value)
     return classify_plainly(value, min_digits)[0]
 
@@ -135,17 +146,17 @@ def shown_shape(value: str, shape: str) -> str:
 
 
 def range_ends(value: str) -> tuple[str, str] | None:
-    """The two ends of a range value (``1100-1180``), or None."""
+    """The two ends of a range value (``1100-1180``, ``09:00-09:30``, ``2025-03-07/08``), or None."""
     match = _RANGE.fullmatch(value)
-    return None if match is None else (match.group(1), match.group(2))
+    return dated_range_ends(value) if match is None else (match.group(1), match.group(2))
 
 
 def _range_decision(value: str, min_digits: int) -> bool | None:
     """True: a range value; False: a range that is prose; None: not a range (N ≥ M, or no N-M)."""
-    ends = range_ends(value)
-    if ends is None:
+    match = _RANGE.fullmatch(value)
+    if match is None:
         return None
-    low, high = ends
+    low, high = match.groups()
     if Decimal(low) >= Decimal(high):
         return None
     return digit_count(low) >= min_digits or digit_count(high) >= min_digits

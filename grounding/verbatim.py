@@ -30,8 +30,9 @@ _NOT_CANONICAL_LINE = re.compile(rf"^(?!(?!-0$){_CANONICAL_NUMBER.pattern}$).*$"
 # Every form a time of day is read as has this shape (dates.time_forms: 24- and 12-hour, seconds, a
 # meridiem or a day marker); a form of another shape that begins like one (a WWN) is held only as written.
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
-_MERIDIEMS = ("am", "pm", "a.m", "p.m")
+_ON_THE_HOUR = ("am", "pm", "a.m", "p.m", "noon", "midnight")  # what writes a time on the hour without ":00"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SCALE_KEYS = ("thousand", "million", "billion", "trillion")
 _MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every name of a month begins so
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
@@ -256,9 +257,15 @@ def keys(form: str) -> tuple[str, ...]:
     time = _TIME_OF_DAY.fullmatch(form)
     if time is not None:
         minutes = time.group(1)
-        return (":" + minutes,) + (_MERIDIEMS if minutes == "00" else ())
+        # 7:0 and 7:5 write minutes in one digit (§9.14); ":0" is in every ":0N" too
+        short = (":" + minutes[1],) if minutes[0] == "0" else ()
+        return (":" + minutes,) + short + (_ON_THE_HOUR if minutes == "00" else ())
     if _ISO_DATE.fullmatch(form):
         return (form[:4],)
+    if form.endswith("000") and form.isdigit():
+        # 21000000 is also written "21 million" (units.scaled_numbers), 577000000000 "577b" (units.scale_suffix)
+        suffixes = ("b", "t") if form.endswith("0" * 12) else ("b",) if form.endswith("0" * 9) else ()
+        return (key(form), *_SCALE_KEYS, *suffixes)
     return (key(form),)
 
 

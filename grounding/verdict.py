@@ -22,7 +22,7 @@ class Status(Enum):
 GROUNDED, DERIVED, FLAGGED = Status.GROUNDED, Status.DERIVED, Status.FLAGGED
 
 
-COMPUTED_VIA = frozenset({"derived", "stated", "listed-total"})
+COMPUTED_VIA = frozenset({"derived", "stated", "listed-total", "date-offset"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class Finding:
     shape: str
     text: str
     via: str | None = None
-    formula: str | None = None  # derived, stated, listed-total
+    formula: str | None = None  # derived, stated, listed-total, date-offset
     matched: str | None = None  # masked, composite, prose-date
     at: int = -1  # where text starts in the answer, for showing it in context (-1: not known, a JSON answer)
 

@@ -19,7 +19,8 @@ def values(answer, **options):
         ("5120 and 6144 but not 512", [("5120", "number"), ("6144", "number")]),
         ("16384MB and 64GB", [("16384", "number")]),  # a number with a unit is judged on its number
         ("24/7 support, 12/24 hours", []),  # ratios are never values
-        ("99/100", [("99/100", "identifier")]),  # three digits on a side: not a ratio
+        ("99/100, 3.5/5, 4.0/5.0, 120/80, 1/2/3", []),  # short parts: a rating, score or reading (§9.16)
+        ("2048/4096", [("2048/4096", "identifier")]),  # a part of min_digits: a value
         ("Booking 7RTQSK", [("7rtqsk", "identifier")]),  # rtqsk is not a unit (§9.2)
         ("Code 4XGCCM", [("4xgccm", "identifier")]),
         ("48-port switch, 32g, 47th, 20/month, 100mb/s", []),  # units, under the digit bar

@@ -14,7 +14,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from grounding import derive, jsontext, verbatim
-from grounding.evidence import Forms, ReadOptions, examine_result, read_examined, read_numbers, spell
+from grounding.evidence import (
+    Forms,
+    ReadOptions,
+    examine_result,
+    read_examined,
+    read_numbers,
+    read_string_numbers,
+    spell,
+)
 from grounding.index import EvidenceIndex
 from grounding.totals import Totals
 
@@ -70,7 +78,8 @@ def test_the_literals_not_spelled_as_the_index_spells_them_are_those_is_canonica
 
 
 def _every_pair(magnitude: Decimal, index: EvidenceIndex) -> str | None:
-    """find_formula without its shortcuts: every operand tried in order for a sum, then a difference."""
+    """_exact_formula without its shortcuts: every operand tried in order for a sum, then a difference, then
+    every count stated."""
     target = spell(magnitude)
     operands = index.operands()
     spelled = {value: spelling for spelling, value in operands.items() if verbatim.is_canonical(spelling)}
@@ -82,7 +91,7 @@ def _every_pair(magnitude: Decimal, index: EvidenceIndex) -> str | None:
         x = spelled.get(magnitude + y)
         if x is not None and derive._not_neighbours(target, x, spelling):
             return f"{target} = {x} - {spelling}"
-    for k in range(2, 13):
+    for k in sorted(index.stated_counts()):
         x = magnitude / k
         if x * k == magnitude and spelled.get(x) is not None and derive._not_neighbours(target, spelled[x]):
             return f"{target} = {k} * {spelled[x]}"
@@ -100,13 +109,14 @@ _operand = st.one_of(
 
 
 @given(st.lists(_operand, min_size=0, max_size=12), st.lists(_operand, max_size=3), st.integers(0, 50),
-       st.integers(0, 50), st.integers(2, 12))
-@example(["1200", "800", "007", "7"], [], 0, 1, 2)
-@example(["99999999999999999999999.5", "0.00000000000000000001"], [], 0, 1, 2)
-@example(["0.3333333333333333333333333333", "5"], [], 0, 1, 3)
-@example(["0.5", "1.25"], [], 0, 1, 2)  # operands written with different decimals
-def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, later, i, j, k):
+       st.integers(0, 50), st.integers(2, 12), st.sets(st.integers(2, 12), max_size=4))
+@example(["1200", "800", "007", "7"], [], 0, 1, 2, {2})
+@example(["99999999999999999999999.5", "0.00000000000000000001"], [], 0, 1, 2, {2})
+@example(["0.3333333333333333333333333333", "5"], [], 0, 1, 3, {3})
+@example(["0.5", "1.25"], [], 0, 1, 2, set())  # operands written with different decimals
+def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, later, i, j, k, counts):
     index = EvidenceIndex()
+    index.see_exempt(" ".join(f"{count} items" for count in sorted(counts)))  # the counts stated (§9.20)
     index.add(Forms(operands=set(first), numbers=set(first)))
     values = [Decimal(s) for s in first] or [Decimal(1)]
     x, y = values[i % len(values)], values[j % len(values)]
@@ -114,11 +124,49 @@ def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, lat
              Decimal(123456789012345678901234), Decimal(2) / 3]
     for magnitude in asked:
         if magnitude > 0:
-            assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
+            assert derive._exact_formula(magnitude, index) == _every_pair(magnitude, index)
     index.add(Forms(operands=set(later), numbers=set(later)))  # operands that arrive after a question
     for magnitude in asked:
         if magnitude > 0:
-            assert derive.find_formula(magnitude, index) == _every_pair(magnitude, index)
+            assert derive._exact_formula(magnitude, index) == _every_pair(magnitude, index)
+
+
+def _beats_chance_trying_everything(magnitude: Decimal, places: int, operands: list[int], counts: set[int]) -> bool:
+    """beats_chance without its shortcuts: every formula's result worked out, those near magnitude counted."""
+    m = magnitude.scaleb(places)
+    if m != m.to_integral_value():
+        return False
+    m = int(m)
+    step = 10 ** max(places + min(magnitude.normalize().as_tuple().exponent, 0), 0)
+    width = max(m // 10, 50 * step)
+    made = [(x + y, (x, y)) for x in operands for y in operands if y > x]
+    made += [(x - y, (x, y)) for x in operands for y in operands if x > y]
+    made += [(k * x, (x,)) for k in counts for x in operands]
+
+    def shown(v):
+        return derive._shown(v, places)
+
+    low, high = max(m - width, step), m + width
+    near = {r for r, used in made if low <= r <= high and r % step == 0
+            and derive._not_neighbours(shown(r), *map(shown, used))}
+    return len(near) <= 0.01 * ((high - low) // step + 1)
+
+
+@given(st.lists(st.integers(1, 3000), max_size=40, unique=True), st.integers(1, 6000), st.integers(0, 2),
+       st.sets(st.integers(2, 12), max_size=3))
+@example(list(range(1003, 1400, 7)), 2338, 0, set())  # many fares: sums everywhere near 2338
+@example([122, 121, 243, 2787], 2544, 0, {2, 3})
+def test_the_chance_of_a_formula_is_counted_as_working_out_every_formula_counts_it(operands, target, places, counts):
+    scaled = sorted(operand * 10**places for operand in operands)
+    magnitude = Decimal(target)
+    assert derive.beats_chance(magnitude, places, scaled, counts) == _beats_chance_trying_everything(
+        magnitude, places, scaled, counts)
+
+
+def test_a_value_among_many_read_numbers_is_not_explained_by_a_coincidental_sum():
+    fares = list(range(1003, 1400, 7))
+    assert not derive.beats_chance(Decimal(2338), 0, fares, set())
+    assert derive.beats_chance(Decimal(2544), 0, [121, 122, 243, 2787], {2, 3})
 
 
 _scalars = st.one_of(st.integers(-50, 5000), st.floats(0, 1e4).map(lambda x: round(x, 2)), st.sampled_from(["a", "7"]),
@@ -140,10 +188,11 @@ def test_the_collections_found_visiting_containers_are_those_a_whole_reading_fin
     examined = examine_result(text, ReadOptions(), False, None, None)
     whole = read_examined(examined, ReadOptions())
     numbers = read_numbers(examined, ReadOptions())
+    in_strings = read_string_numbers(examined, ReadOptions())
     assert numbers is not None
     assert numbers.collections == whole.collections  # the same collections, in the same order
-    assert numbers.operands == whole.operands  # strings are no operands, and a whole reading reads them
-    assert numbers.numbers == whole.operands  # the numbers it holds as numbers (a string's wait for a reading)
+    assert numbers.operands | in_strings.operands == whole.operands  # those of its strings too (§9.18)
+    assert numbers.numbers == numbers.operands  # the numbers it holds as numbers
 
 
 @given(_documents, st.lists(_scalars, max_size=3), st.sampled_from(["error", "absence", "text"]))
@@ -160,8 +209,10 @@ def test_a_failed_results_numbers_are_those_a_whole_reading_leaves_after_its_arg
     examined = examine_result(text, ReadOptions(), False, json.dumps({"asked": asked}), None)
     assert examined.failed
     numbers = read_numbers(examined, ReadOptions())
+    in_strings = read_string_numbers(examined, ReadOptions())
     whole = read_examined(examine_result(text, ReadOptions(), False, json.dumps({"asked": asked}), None), ReadOptions())
-    assert numbers.operands == numbers.numbers == whole.operands  # (a string's numbers wait for a reading)
+    assert numbers.operands == numbers.numbers
+    assert numbers.operands | in_strings.operands == whole.operands
     assert numbers.collections == whole.collections
 
 

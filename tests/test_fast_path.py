@@ -219,7 +219,7 @@ def test_a_result_read_before_its_numbers_are_checked_is_judged_as_one_parsed_ex
 def test_derived_totals_are_found_in_reading_order():
     first = {"items": [{"fee": 1200}, {"fee": 800}]}
     second = {"rows": [{"cost": 1500}, {"cost": 500}]}
-    verdict = both(first, second, answer="Altogether 2000 was charged.")
+    verdict = both(first, second, answer="Altogether $2,000 was charged.")  # (a bare 2000 reads as a year)
     assert verdict.grounded_via[0].formula == "2000 = 1200 + 800 (total of 'fee' over 2 items)"
 
 
@@ -227,7 +227,9 @@ def test_operands_spelled_from_literals_match_the_parsed_numbers():
     result = '{"fees": [1200.50, 2250.250], "refund": {"net": -2500.0, "ref": "1200"}, "big": 12345678901234567.5}'
     verdict = both(result, answer="Fees 3450.75 in all, the net doubled 5000, and 24691357802469135.")
     assert via(verdict) == {"3450.75": "derived", "5000": "derived", "24691357802469135": "derived"}
-    assert unsupported(both(result, answer="The ref doubled is 2400.")) == ["2400"]  # a string is no operand
+    # a string's number is an operand (§9.18), and "fees" lists two items: a count of 2 (§9.20)
+    assert via(both(result, answer="The ref doubled is 2400.")) == {"2400": "derived"}
+    assert unsupported(both(result, answer="The ref tripled is 3600.")) == ["3600"]  # no count of 3 stated
 
 
 def test_an_exponent_literal_sends_derived_values_to_the_walk():

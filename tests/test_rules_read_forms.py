@@ -9,7 +9,7 @@ from conftest import judge, unsupported, via
     ("evidence", "answer", "expected_via", "expected_unsupported", "user"),
     [
         ({"eta": "2027-07-04T16:20:00Z"}, "2027-07-04 at 16:20", {"2027-07-04": "date-part", "16:20": "date-part"}, [], None),
-        ({"eta": "2027-07-04T16:20:00Z"}, "July 4, 2027 around 4:20 PM", {"4:20": "date-part"}, [], None),
+        ({"eta": "2027-07-04T16:20:00Z"}, "July 4, 2027 around 4:20 PM", {"4:20pm": "date-part"}, [], None),
         ({"eta": "2027-07-04T16:20:00Z"}, "2027-07-05", {}, ["2027-07-05"], None),
         ({"t": "2024-05-14T16:03:16Z"}, "at 4:03am", {}, ["4:03am"], None),  # never the wrong meridiem
         ({"t": "2024-05-14T16:03:16Z"}, "at 4:03pm", {"4:03pm": "date-part"}, [], None),
@@ -115,10 +115,11 @@ def test_failed_lookup_with_is_error_keeps_what_it_says_beyond_the_arguments():
     ("results", "answer", "expected_unsupported", "expected_via"),
     [
         ([{"amount": 845.12}, {"amount": 1209.4}], "$2,054.52", [], {"2054.52": "derived"}),
-        ([{"unit_price": 287.5, "qty": 4}], "$1,150.00", [], {"1150": "derived"}),
+        ([{"unit_price": 287.5, "qty": 4}], "$1,150.00", [], {"1150": "derived"}),  # qty states the count
         ([{"total": 2054.52, "rounding": 0.4}], "$2,054.92", ["2054.92"], {}),  # one character off: a typo
-        ([{"fare": "634"}], "1902", ["1902"], {}),  # digits in a string are no operand
-        (["fare 634usd"], "1902", [], {"1902": "derived"}),
+        ([{"fare": "634", "seats": "3 seats"}], "$1,902", [], {"1902": "derived"}),  # a string's number (§9.18)
+        ([{"fare": 634}], "$1,902", ["1902"], {}),  # 3 × 634, but no count of 3 is stated (§9.20)
+        (["fare 634usd for 3 passengers"], "$1,902", [], {"1902": "derived"}),
         ([{"prices": [{"price": 2318}, {"price": 1953}]}], "4271", [], {"4271": "derived"}),  # a collection total
     ],
 )
