@@ -8,9 +8,7 @@ was read.
 
 from __future__ import annotations
 
-import regex
-
-from grounding.patterns import LazyPattern
+import re
 
 SMALLEST, LARGEST = 2, 12  # the factors §9.7 tries
 
@@ -18,33 +16,56 @@ _WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
-_NUMBER = r"(?P<k>1[0-2]|[2-9]|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-# "3 passengers", "three adult tickets", "2 x", "x 3": a number before a plural noun (one word may stand
-# between), or a multiplication sign beside it; "quantity: 3", "qty=3", "number of rooms: 3".
-_COUNTED = LazyPattern(
-    regex.compile,
-    rf"(?<![\p{{L}}\p{{Nd}}.,:/-]){_NUMBER}(?:\s+(?:[\p{{L}}-]+\s+)?(?P<noun>\p{{L}}+s|people|persons|pax|"
-    rf"children|men|women|staff|crew)\b|\s*[x×](?!\p{{L}}))"
-    rf"|(?:[x×]\s*)(?P<k2>1[0-2]|[2-9])(?![\p{{Nd}}.,])"
-    rf"|\b(?:quantity|qty|count|number\s+of\s+\p{{L}}+|num_\p{{L}}+)\W{{1,3}}(?P<k3>1[0-2]|[2-9])(?![\p{{Nd}}.])",
-    regex.IGNORECASE,
-)
+_DIGITS = {str(k): k for k in range(SMALLEST, LARGEST + 1)}
+_COUNTS = {**_WORDS, **_DIGITS}
+_TIMES = {**{f"{k}x": v for k, v in _DIGITS.items()}, **{f"x{k}": v for k, v in _DIGITS.items()},
+          **{f"{k}×": v for k, v in _DIGITS.items()}, **{f"×{k}": v for k, v in _DIGITS.items()}}
+_COUNTS_AND_TIMES = frozenset(_COUNTS) | frozenset(_TIMES)
+_MARKS = {"x", "×"}
+_COUNTED_NOUNS = frozenset({"people", "persons", "pax", "children", "men", "women", "staff", "crew"})
+_COUNT_LABELS = frozenset({"quantity", "qty", "count"})
+# Words as the text runs them, a number's point, comma, colon, slash or dash kept in it (3.5, 12:30 and
+# 1/2 are no counts); a sentence's punctuation after a word is stripped where a word is looked at.
+_WORD = re.compile(r"[\w.,:/×-]+")
+_PUNCTUATION = ".,:;"
+_TO_SPACE = str.maketrans({i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_.,:/-")})  # (ASCII)
 _COUNT_KEYS = ("quantity", "qty", "count", "num", "number", "passengers", "guests", "nights", "adults",
                "children", "tickets", "seats", "items", "units", "people", "persons", "travelers", "travellers",
                "rooms", "pieces", "days", "weeks", "months", "bags", "members")
 
 
 def counts_in_text(text: str) -> set[int]:
-    """The counts 2–12 text states.
+    """The counts 2–12 text states: a number before a plural noun (one word may stand between: "three adult
+    tickets"), a number with a multiplication sign ("5x", "x 3"), or after "quantity", "qty", "count".
+    The text is cut into words once, in C; only the words that are a count are looked at.
 
-    >>> sorted(counts_in_text("Book 3 passengers, two adult tickets, qty: 4, 5x, 7 of them, at 12:30"))
+    >>> sorted(counts_in_text("Book 3 passengers, two adult tickets, qty: 4, 5x, 7 of them, at 12:30, 3.5 nights"))
     [2, 3, 4, 5]
     """
+    lowered = text.lower()
+    words = lowered.translate(_TO_SPACE).split() if lowered.isascii() else _WORD.findall(lowered)
     found = set()
-    for match in _COUNTED.finditer(text):
-        k = match.group("k") or match.group("k2") or match.group("k3")
-        found.add(_WORDS.get(k.lower()) or int(k))
+    hits = [at for at, word in enumerate(words) if word.rstrip(_PUNCTUATION) in _COUNTS_AND_TIMES]
+    for at in hits:
+        word = words[at]
+        bare = word.rstrip(_PUNCTUATION)
+        if bare in _TIMES:
+            found.add(_TIMES[bare])
+            continue
+        k = _COUNTS[bare]
+        after = [w.rstrip(_PUNCTUATION) for w in words[at + 1 : at + 3]]
+        before = words[at - 1].rstrip(_PUNCTUATION + "=") if at else ""
+        if bare == word and after and (after[0] in _MARKS or _is_counted(after[0])
+                                       or (len(after) == 2 and _is_counted(after[1]))):
+            found.add(k)
+        elif before in _COUNT_LABELS or before in _MARKS:
+            found.add(k)
     return found
+
+
+def _is_counted(word: str) -> bool:
+    """A noun things are counted in: a plural, or a word for people."""
+    return (len(word) >= 3 and word.endswith("s") and word.isalpha()) or word in _COUNTED_NOUNS
 
 
 def counts_in_document(document: object) -> set[int]:

@@ -36,12 +36,11 @@ _PLAIN_DIGITS = re.compile(r"[0-9]+")
 _LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
 _DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
 _CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
-# What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips,
-# digits and points, then at most a unit or words. A date, a time, an id or a version fails it in C, and a
+# What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips
+# and signs, digits and points, then at most a unit or words. A date, a time, an id or a version fails it in C, and a
 # tool's strings hold many (§9.18 reads their numbers); a run that passes is still read in full.
 _PLAIN_NUMBERS = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$", re.MULTILINE)  # of runs joined by newlines
-_MAY_BE_NUMBER = r"[$#@+'\"`(\[{<]*[-+]?[$€£¥₹]?[0-9][0-9.]*(?:[-/]?[A-Za-z]+)*[.;:!?%'\"`)\]}>+]*"
-MAY_BE_NUMBER = re.compile(_MAY_BE_NUMBER)
+MAY_BE_NUMBER = re.compile(r"[-+$#@'\"`(\[{<]*[0-9][0-9.]*+(?:[-/]?[A-Za-z]++)*+[.;:!?%'\"`)\]}>+]*+")
 
 
 class TokenReading(NamedTuple):

@@ -240,3 +240,28 @@ def test_operands_are_scaled_from_their_digits_as_their_values_scale(spellings):
         assert found is None
     else:
         assert found == (places, expected)
+
+
+@given(st.sets(st.text("0123456789.-,$kmG:aZ+%/_#@", min_size=1, max_size=10), max_size=8)
+       | st.sets(st.sampled_from(["23502.02,", "-49438.92", "16G", "2026-04-16", "٣٤٥٦", "€1,200", "21-year-old",
+                                 "1,2345", "5101,5102", "007", "0.0", "-0", "10k+", "1.2.3"]), max_size=8))
+def test_a_texts_numbers_are_read_in_bulk_as_reading_each_token_reads_them(runs):
+    from grounding.token_readings import TokenReader, _as_number
+    from grounding.tokens import split_run
+
+    reader = TokenReader(4, False, cache=False)
+    one_by_one = set()
+    for run in runs:
+        for token in split_run(run):
+            value = reader._value(token)
+            number = _as_number(value) if value is not None else None
+            if number is not None:
+                one_by_one.add(number[0])
+    assert reader.numbers(runs) == one_by_one
+
+
+@given(st.lists(st.from_regex(r"-?[0-9]{1,6}(\.[0-9]{1,5})?", fullmatch=True), max_size=20))
+def test_magnitudes_are_spelled_at_once_as_one_by_one(numbers):
+    from grounding.normalise import canonical, magnitudes, spell_number
+
+    assert magnitudes(numbers) == [canonical(spell_number(n)).lstrip("-") for n in numbers]
