@@ -99,7 +99,7 @@ def check(
         Optional[int], typer.Option("--min-digits", metavar="N", help="Digits a bare number needs to be examined [4].")
     ] = None,
     no_derived: Annotated[
-        Optional[bool], typer.Option("--no-derived", help="Do not explain numbers by arithmetic (§9.7, §9.9).")
+        Optional[bool], typer.Option("--no-derived", help="Do not explain values by arithmetic or date offsets (§9.7, §9.9, §9.19).")
     ] = None,
     fail_on_derived: Annotated[
         Optional[bool], typer.Option("--fail-on-derived", help="Exit 1 when an answer holds a derived value.")

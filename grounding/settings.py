@@ -47,7 +47,7 @@ class Settings:
     exempt: frozenset[str] = frozenset()  # normalised literals and their lookup forms
     exempt_patterns: tuple[Pattern, ...] = ()
     min_digits: int = 4
-    derived: bool = True  # §9.7 and §9.9 on
+    derived: bool = True  # §9.7, §9.9 and §9.19 on
     fail_on_derived: bool = False
     fail_on_example: bool = False
     exit_zero: bool = False
