@@ -14,6 +14,7 @@ import regex
 
 from grounding.patterns import LazyPattern
 from grounding.units import UNITS
+from grounding.values import LONGEST_NUMBER
 
 CURRENCY_MARKS = "$€£¥₹"
 _NUMBER = LazyPattern(
@@ -124,6 +125,8 @@ def _number_at(line: str, i: int) -> Num | None:
     mark = match.group("mark")
     digits = match.group("digits").replace(",", "")
     fraction = match.group("fraction") or ""
+    if len(digits) + len(fraction) > LONGEST_NUMBER:
+        return None  # judged as written (values.LONGEST_NUMBER): no operand of a written computation
     magnitude = Decimal(digits + ("." + fraction if fraction else ""))
     return Num(
         magnitude=magnitude,

@@ -10,7 +10,7 @@ from grounding.dates import answer_clock, prose_dates
 from grounding.normalise import is_number, normalise_once
 from grounding.settings import Settings
 from grounding.tokens import tokens, tokens_with_digits
-from grounding.values import Kind, classify, classify_once
+from grounding.values import LONGEST_NUMBER, Kind, classify, classify_once
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -170,6 +170,6 @@ def numbers_written(answer: Answer) -> frozenset[Decimal]:
     for segment in answer.segments:
         for text, _, _ in tokens_with_digits(segment):
             value = normalise_once(text)
-            if value and is_number(value):
+            if value and len(value) <= LONGEST_NUMBER and is_number(value):
                 found.add(abs(Decimal(value)))
     return frozenset(found)

@@ -29,6 +29,8 @@ _STRIP = "\"'“”‘’«»`.,;:!?()[]"
 _LOOKBACK = 40
 _TRIGGER_WORDS = ("e.", "eg.", "example", "instance", "like", "such")  # what _TRIGGER and _SUCH_AS need
 _NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+# An example longer than this is no example: its typo test tries 36 variants a character, each a question
+LONGEST_EXAMPLE = 64
 
 
 class Examples:
@@ -49,8 +51,8 @@ def is_example(
 ) -> bool:
     """Route 11: every occurrence is an example, or every one is a placeholder, and no neighbour was read."""
     occurrences = candidate.occurrences
-    if not occurrences:
-        return False
+    if not occurrences or len(candidate.value) > LONGEST_EXAMPLE:
+        return False  # (a longer one has too many neighbours to try: it stays unsupported)
     flags = _example_occurrences(answer) if flags is None else flags
     every_example = all(flags.get((o.segment, o.start), False) for o in occurrences)
     every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end]) for o in occurrences)
@@ -120,11 +122,13 @@ def _after_trigger(text: str, start: int, end: int) -> bool:
 def _is_neighbour_of_read_value(value: str, index: EvidenceIndex) -> bool:
     """True when value, or one of its ``+``/``/`` parts, is one character off a read form."""
     parts = [value] + [part for part in COMPOSITE_JOINER.split(value) if part != value]
-    for part in parts:
-        if len(part) < 6 or not any(ch.isdigit() for ch in part):
-            continue
-        for i, original in enumerate(part):
-            for replacement in _NEIGHBOUR_CHARS:
-                if replacement != original and index.is_any_form(part[:i] + replacement + part[i + 1 :]):
-                    return True
-    return False
+    variants = [
+        part[:i] + replacement + part[i + 1 :]
+        for part in parts
+        if len(part) >= 6 and any(ch.isdigit() for ch in part)
+        for i, original in enumerate(part)
+        for replacement in _NEIGHBOUR_CHARS
+        if replacement != original
+    ]
+    # said verbatim first: a search of the texts seen, where a form may send a huge result through reading
+    return any(map(index.says_verbatim, variants)) or any(map(index.is_any_form, variants))

@@ -35,6 +35,7 @@ _NUMBER_LEAD = frozenset("0123456789-")
 _PLAIN_DIGITS = re.compile(r"[0-9]+")
 _LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
 _DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
+_TAILS = 8  # runs of parts ending an identifier that are read as its components (§9.4)
 _CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
 # What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips
 # and signs, digits and points, then at most a unit or words. A date, a time, an id or a version fails it in C, and a
@@ -179,7 +180,9 @@ def components_of(value: str, min_digits: int) -> tuple[str, ...]:
     if not joiners:
         return ()
     parts = {piece for piece in _JOINER_RUN.split(value) if piece}
-    parts.update(value[joiner.end() :] for joiner in joiners if joiner.end() < len(value))
+    # the runs of parts ending it, from its last joiners only: a blob (a base64 image) has thousands, and
+    # every tail of it would be a copy of most of it (a value in it is still found among its parts)
+    parts.update(value[joiner.end() :] for joiner in joiners[-_TAILS:] if joiner.end() < len(value))
     found: list[str] = []
     for part in parts:
         if not _HAS_DIGIT.search(part):

@@ -32,6 +32,11 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:t\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z
 _TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?[ap]\.?m\.?)?(?:z|[+-]\d{2}:?\d{2})?")
 
 
+# A number of more digits is judged as written, like an identifier: no sign, rounding or arithmetic reads it
+# (a million-digit run would overflow Decimal arithmetic, and its neighbours are too many to try)
+LONGEST_NUMBER = 64
+
+
 class Kind(Enum):
     NUMBER = "number"
     RANGE = "range"
@@ -109,7 +114,7 @@ def classify_once(value: str, min_digits: int) -> Value | None:
     values)."""
     if value.isascii():
         if value.isdigit():
-            return Value(value, "number", NUMBER) if len(value) >= min_digits else None
+            return _number(value, min_digits)
         first = value[:1]
         if first in ASCII_LETTERS:
             return _identifier(value)
@@ -163,7 +168,10 @@ def _range_decision(value: str, min_digits: int) -> bool | None:
 
 
 def _number(spelled: str, min_digits: int) -> Value | None:
-    if digit_count(spelled) >= min_digits:
+    digits = digit_count(spelled)
+    if digits > LONGEST_NUMBER:
+        return Value(spelled, "identifier", IDENTIFIER)  # a string of digits no one computes with: as written
+    if digits >= min_digits:
         return Value(spelled, "number", NUMBER)
     return None
 

@@ -12,7 +12,7 @@ import time
 from xml.etree import ElementTree
 
 import pytest
-from conftest import REPO
+from conftest import REPO, judge, unsupported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -483,3 +483,34 @@ def test_a_fifo_in_a_folder_is_reported_not_read(tmp_path, jobs):
                           capture_output=True, check=False, timeout=30)  # it used to block here for ever
     document = json.loads(proc.stdout)
     assert document["summary"]["answers"] == 1 and "not a regular file" in document["errors"][0]["message"]
+
+
+# paths with no bound before, now bounded (issue 24 and 26: R07 R08 R11 R29) ----------------------------------
+def test_a_million_digit_number_is_judged_as_written(tmp_path):
+    # a number longer than values.LONGEST_NUMBER is judged like an identifier: no Decimal arithmetic on it
+    verdict = judge({"a": "x"}, answer="Total " + "9" * 1_000_001)
+    assert verdict.status.value == "flagged" and verdict.unsupported[0].shape == "identifier"
+    assert unsupported(judge({"serial": "7" * 80}, answer="serial " + "7" * 80)) == []
+
+
+def test_a_long_placeholder_is_no_example_and_its_typos_are_not_tried():
+    started = time.process_time()
+    verdict = judge({"a": "x"}, answer="Total " + "9" * 5000 + " units")
+    assert time.process_time() - started < 2
+    assert verdict.status.value == "flagged" and not verdict.examples
+
+
+def test_a_blob_in_a_result_has_components_from_its_last_joiners_only():
+    from grounding.token_readings import components_of
+
+    blob = "/".join(f"Ab{n:05d}" for n in range(20_000))  # 160 KB, 20,000 joiners
+    found = components_of(blob.lower(), 4)
+    assert sum(map(len, found)) < 20 * len(blob)  # linear: every tail would be ~1.6 GB
+    assert "ab19999" in found and "ab00007" in found
+    assert unsupported(judge({"image": blob}, answer="part Ab00042")) == []
+
+
+def test_an_example_typo_is_looked_for_verbatim_before_a_huge_result_is_read():
+    rows = {"rows": ["R-%07d" % i for i in range(300_000)] + ["R-1999999"]}
+    verdict = judge(rows, answer="Row R-0299999 and R-9999999.")
+    assert unsupported(verdict) == ["r-9999999"]  # a placeholder, but one digit off R-1999999: a typo
