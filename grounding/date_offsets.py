@@ -2,12 +2,15 @@
 
 "The day after your flight, 2025-03-08" after a tool said ``2025-03-07`` is
 ``derived``: ``2025-03-08 = 2025-03-07 + 1 day``. Only the offsets the answer
-or the user's text right before it states are tried, so an unread date with no
-such words stays unsupported; weekday names ("next Wednesday") are no offset.
+or the user's text states are tried, so an unread date with no such words stays
+unsupported; weekday names ("next Wednesday") are no offset. The user's words
+count from any earlier turn, not only the last: an agent asked in one turn to
+"move it to the next day" writes that date again in the turns after.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 
 import regex
@@ -24,7 +27,8 @@ _OFFSETS = LazyPattern(
     regex.compile,
     r"\b(?:(?P<next>tomorrow|the\s+(?:next|following)\s+day|the\s+day\s+after)"
     r"|(?P<previous>yesterday|the\s+(?:previous|prior)\s+day|the\s+day\s+before)"
-    rf"|in\s+{_N}\s+{_UNIT}|{_N}\s+{_UNIT}\s+(?P<direction>later|after|afterwards|before|earlier|prior|ago))\b",
+    rf"|in\s+{_N}\s+{_UNIT}|{_N}\s+{_UNIT}\s+(?P<direction>later|after|afterwards|before|earlier|prior|ago)"
+    rf"|(?P<by>by)\s+{_N}\s+{_UNIT})\b",
     regex.IGNORECASE,
 )
 _BACKWARDS = frozenset({"before", "earlier", "prior", "ago"})
@@ -35,8 +39,8 @@ def stated_offsets(text: str) -> set[int]:
 
     >>> sorted(stated_offsets("Tomorrow, or the day before; in 3 days, two weeks later, a week earlier."))
     [-7, -1, 1, 3, 14]
-    >>> stated_offsets("next Wednesday")
-    set()
+    >>> sorted(stated_offsets("delay it by one day")), stated_offsets("next Wednesday")
+    ([-1, 1], set())
     """
     found = set()
     for match in _OFFSETS.finditer(text):
@@ -47,7 +51,10 @@ def stated_offsets(text: str) -> set[int]:
         else:
             n = match.group("n").lower()
             days = (_NUMBER_WORDS[n] if n in _NUMBER_WORDS else int(n)) * (7 if match.group("unit")[0] in "wW" else 1)
-            found.add(-days if (match.group("direction") or "").lower() in _BACKWARDS else days)
+            if match.group("by"):
+                found.update((days, -days))  # "delay it by one day", "move it back by a week": either way
+            else:
+                found.add(-days if (match.group("direction") or "").lower() in _BACKWARDS else days)
     found.discard(0)
     return found
 
@@ -73,3 +80,16 @@ def formula(iso: str, base: str, offset: int) -> str:
     """
     days = abs(offset)
     return f"{iso} = {base} {'+' if offset > 0 else '-'} {days} day{'s' if days != 1 else ''}"
+
+
+def find_offset(iso: str, texts: Iterable[str], is_read: Callable[[str], bool]) -> str | None:
+    """The formula of iso as a date read (is_read) plus an offset the texts state, smallest offset first.
+
+    >>> find_offset("2025-03-08", ["Move it to the next day."], {"2025-03-07"}.__contains__)
+    '2025-03-08 = 2025-03-07 + 1 day'
+    """
+    for offset in sorted(stated_offsets("\n".join(texts)), key=lambda days: (abs(days), days)):
+        base = offset_from(iso, offset)
+        if base is not None and is_read(base):
+            return formula(iso, base, offset)
+    return None

@@ -112,7 +112,7 @@ class EvidenceIndex:
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
         # Every piece seen, as (text, document): the counts it states are read only if a multiple asks (§9.20)
         self._count_sources: list[tuple[str, object]] = []
-        self.latest_exempt = ""  # the user's (or the app's) text seen last: it may state a date offset (§9.19)
+        self.exempt_texts: list[str] = []  # the user's and the app's texts: they may state a date offset (§9.19)
         self._counts: set[int] = set()
         self._counted = 0  # how many of _count_sources _counts was read from
         # scaled_operands' integers in ascending order, with what they were sorted from (sorted_scaled_operands)
@@ -136,7 +136,7 @@ class EvidenceIndex:
     def see_exempt(self, text: str) -> None:
         """User text or a system prompt (§5.2)."""
         self._count_sources.append((text, None))
-        self.latest_exempt = text
+        self.exempt_texts.append(text)
         if self.options.straightforward:
             self.add(read_exempt(text, self.options))
             return

@@ -199,13 +199,9 @@ def reads_as_year(candidate: Candidate) -> bool:
 def _by_date_offset(
     candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
 ) -> tuple[str, str] | None:
-    """Route 11: a date that is an offset the answer, or the user's text right before it, states from a date
-    read or exempt ("the day after", "in 3 days", §9.19)."""
+    """Route 11: a date that is an offset the answer or the user's text states from a date read or exempt
+    ("the day after", "in 3 days", §9.19)."""
     if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
         return None
-    offsets = date_offsets.stated_offsets("\n".join(answer.segments)) | date_offsets.stated_offsets(index.latest_exempt)
-    for offset in sorted(offsets, key=lambda days: (abs(days), days)):
-        base = date_offsets.offset_from(candidate.value, offset)
-        if base is not None and index.is_any_form(base):
-            return "date-offset", date_offsets.formula(candidate.value, base, offset)
-    return None
+    formula = date_offsets.find_offset(candidate.value, (*answer.segments, *index.exempt_texts), index.is_any_form)
+    return None if formula is None else ("date-offset", formula)

@@ -15,6 +15,7 @@ catching inventions, fails.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import orjson
 
+from grounding import date_offsets
 from grounding.candidates import numbers_written, read_answer
 from grounding.derive import CHANCE_BOUND, find_formula
 from grounding.engine import check_conversation
@@ -35,6 +37,7 @@ from grounding.settings import Settings, build_settings
 from grounding.values import NUMBER
 from grounding.verdict import Status
 
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 
 
@@ -109,6 +112,8 @@ class ChanceMeasurement:
 
     tried: int = 0
     explained: int = 0
+    dates_tried: int = 0  # the same for dates, explained as a stated offset from a date read (§9.19)
+    dates_explained: int = 0
     examples: list[tuple[str, str, str]] = field(default_factory=list)  # (conversation, value, formula)
 
     @property
@@ -156,7 +161,17 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
                 index.see_exempt(item.text)
         answer = read_answer(final.text, settings)
         named = numbers_written(answer)
+        texts = (*answer.segments, *index.exempt_texts)
         for candidate in answer.candidates:
+            if _ISO_DATE.fullmatch(candidate.value) and index.is_any_form(candidate.value):
+                for changed in one_digit_away(candidate.value):
+                    if date_offsets.offset_from(changed, 0) is None or index.is_any_form(changed):
+                        continue  # no date, or read after all
+                    result.dates_tried += 1
+                    formula = date_offsets.find_offset(changed, texts, index.is_any_form)
+                    if formula is not None:
+                        result.dates_explained += 1
+                        result.examples.append((conversation.id or "?", changed, formula))
             if candidate.kind is not NUMBER or not index.has_number(Decimal(candidate.value).copy_abs()):
                 continue
             for changed in one_digit_away(candidate.value.lstrip("-")):
@@ -214,7 +229,9 @@ def _report(split: str, corpus: Path, settings: Settings, no_derived: bool) -> N
         chance = measure_chance(corpus / f"{split}.jsonl", settings)
         out.write(f"derived search against chance (§9.20), on {split}.jsonl\n"
                   f"  values one digit off a copied value, explained by a formula: "
-                  f"{chance.explained}/{chance.tried} ({chance.share:.2%}; bound {CHANCE_BOUND:.0%})\n")
+                  f"{chance.explained}/{chance.tried} ({chance.share:.2%}; bound {CHANCE_BOUND:.0%})\n"
+                  f"  dates one digit off a copied date, explained by a stated offset: "
+                  f"{chance.dates_explained}/{chance.dates_tried}\n")
         for conversation, value, formula in chance.examples:
             out.write(f"  explained: {conversation}: {value}: {formula}\n")
 

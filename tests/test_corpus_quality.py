@@ -27,9 +27,10 @@ def test_dev_counts_are_pinned(dev):
     # values examined: must not fall (2150 before §9.14 read "07:00 AM" and "07:00 PM" as two values)
     assert dev.candidates == 2157
     assert dev.final_candidates == 307
-    # 26 answers before §9.19: four asked for "the next day" and got it, as a date a day after one read
-    assert (dev.flagged_answers, dev.flagged_values) == (22, 34)
-    assert dev.derived_answers == 6 and dev.examples == 0
+    # 26 answers before §9.19: users who asked to move a flight "to the next day" or "by one day" got the
+    # date a day after the one read, in that answer and in the turns after it
+    assert (dev.flagged_answers, dev.flagged_values) == (6, 6)
+    assert dev.derived_answers == 22 and dev.examples == 0
 
 
 def test_dev_only_the_invented_total_is_flagged_among_final_answers(dev):
@@ -39,7 +40,7 @@ def test_dev_only_the_invented_total_is_flagged_among_final_answers(dev):
 
 def test_dev_routes_are_pinned(dev):
     assert dict(dev.via) == {
-        "component": 14, "date-part": 568, "date-offset": 6, "derived": 2, "listed-total": 2, "masked": 7,
+        "component": 14, "date-part": 568, "date-offset": 34, "derived": 2, "listed-total": 2, "masked": 7,
         "prose-date": 14, "sign": 8,
     }
 
@@ -81,9 +82,13 @@ def test_every_injected_value_of_dev2_is_flagged(derived):
     assert (injected.mutated_flagged, injected.lines) == (46, 46)
 
 
-@pytest.mark.parametrize(("split", "tried", "explained"), [("dev", 179, 0), ("dev2", 712, 1)])
-def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, tried, explained):
+@pytest.mark.parametrize(("split", "tried", "explained", "dates"),
+                         [("dev", 179, 0, (270, 6)), ("dev2", 712, 1, (144, 1))])
+def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, tried, explained, dates):
     # before §9.20 the search explained 6 of dev's 179 (3.4%) and 89 of dev2's 675 (13.2%)
     chance = measure_chance(CORPUS / f"{split}.jsonl", build_settings())
     assert (chance.tried, chance.explained) == (tried, explained)
     assert chance.share < CHANCE_BOUND
+    # a date one digit off a read date is a day after it: where a user asked for "the next day" (dev: 6 of
+    # 270), such a typo passes as that day; pinned so that it does not grow unseen
+    assert (chance.dates_tried, chance.dates_explained) == dates
