@@ -37,6 +37,7 @@ from grounding.token_readings import components_of
 from grounding.totals import Totals
 
 _WHOLE_SEPARATOR = "\x00"
+_ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -98,7 +99,10 @@ class EvidenceIndex:
         # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
         # Normalising lowers a token first, so lowered runs lose nothing.
         self._said: set[str] = set()
-        self._said_texts: list[tuple[str, bool, list[int] | None]] = []
+        # (text, in_strings, quotes, times asked): a text asked about often is cut into its runs once (see
+        # _said_as_runs), so a long conversation does not search its every text for every value
+        self._said_texts: list[list] = []
+        self._said_cut = False  # some texts are in _said as runs: "found nowhere" is no longer told
         self._literals: set[str] = set()  # literals of non-ASCII JSON pieces seen verbatim (ASCII: see says)
         self._collections: list[tuple[int, list, str | None]] = []  # (order, members, key): see Forms.collections
         self._sorted_numbers: list[Decimal] | None = None
@@ -149,7 +153,7 @@ class EvidenceIndex:
         if seen.said is not None:
             self._said |= seen.said
         elif seen.said_text is not None:
-            self._said_texts.append((seen.said_text, seen.in_strings, seen.quotes))
+            self._said_texts.append([seen.said_text, seen.in_strings, seen.quotes, 0])
         if seen.literals is not None:
             self._literals |= seen.literals
         seen.said = seen.literals = None  # merged: the piece keeps only what its search text is made from
@@ -257,15 +261,38 @@ class EvidenceIndex:
             return False
         if value in self._said:
             return True
-        nowhere = True
-        for text, in_strings, quotes in reversed(self._said_texts):  # an answer quotes its latest results most
+        nowhere = not self._said_cut
+        cut = False
+        said = False
+        for entry in reversed(self._said_texts):  # an answer quotes its latest results most
+            text, in_strings, quotes, asked = entry
             said = verbatim.says(text, value, in_strings, literal, quotes)
             if said:
-                return True
+                break
             nowhere = nowhere and said is None
-        if nowhere:
+            entry[3] = asked + 1
+            cut = cut or asked + 1 >= _ASKED_BEFORE_CUT
+        if cut:
+            self._said_as_runs()
+        elif nowhere and not said:
             self._said_nowhere.add(value)
-        return False
+        return bool(said)
+
+    def _said_as_runs(self) -> None:
+        """Cut the texts asked about _ASKED_BEFORE_CUT times into the runs they say (verbatim.said_runs), one
+        pass each: a set answers every later question at once, where a search reads the whole text again."""
+        keep = []
+        for entry in self._said_texts:
+            text, in_strings, _quotes, asked = entry
+            if asked < _ASKED_BEFORE_CUT:
+                keep.append(entry)
+                continue
+            said, literals = verbatim.said_runs(text, in_strings)
+            self._said |= said
+            self._literals |= literals
+        self._said_texts = keep
+        self._said_cut = True
+        self._said_nowhere.clear()
 
     def is_plain(self, value: str) -> bool:
         """True when value, or another lookup form of it, is indexed plainly (§3.5)."""

@@ -121,6 +121,23 @@ def see_json(text: str, notes: jsontext.Notes) -> Seen:
                 notes=notes)
 
 
+def said_runs(lowered: str, in_strings: bool) -> tuple[set[str], set[str]]:
+    """What says finds in a lowered ASCII text, as sets: the runs it says and, of a JSON text, the literals
+    outside its strings (said when a value is a canonical number).
+
+    >>> said, literals = said_runs('{"id": "ord-7 x", "n": 12, "f": 1.50}', True)
+    >>> sorted(said), sorted(literals)
+    (['f', 'id', 'n', 'ord-7', 'x'], ['1.5', '1.50', '12'])
+    """
+    if not in_strings:
+        return runs(lowered), set()
+    parts = lowered.split('"')  # outside, string, outside, string, …, outside (a text without backslash)
+    literals = _literals_outside(parts)
+    # a literal also says itself without the zeros its spelling drops, as says finds it (_literal_ends)
+    literals |= {literal.rstrip("0").rstrip(".") for literal in literals if "." in literal}
+    return runs("\x00".join(parts[1::2])), literals
+
+
 def _literals_outside(parts: list[str]) -> set[str]:
     """The literals outside the strings of a JSON text split at its quotes, as written: numbers, true, false,
     null (JSON writes those three in lower case, and only an exponent's e may be upper)."""

@@ -636,3 +636,24 @@ def test_the_mask_tests_tried_only_where_their_patterns_could_match_decide_as_ev
         for occurrence in candidate.occurrences:
             segment = answer.segments[occurrence.segment]
             assert masks._tail(candidate, segment, occurrence) == _tail_by_patterns_alone(candidate, segment, occurrence)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["json", "text"]), st.integers(0, 30)), min_size=1, max_size=14),
+       st.lists(st.integers(0, 40), min_size=1, max_size=12))
+def test_texts_asked_often_are_cut_into_runs_and_say_what_a_search_said(pieces, asked):
+    """A long conversation: each text asked about four times is cut into its runs (index._said_as_runs);
+    every later question gets the answer a search of every text gives."""
+    texts = [json.dumps({"v": f"Q-{n:04d}", "n": n * 1.5, "s": f"x {n}.50 y"}) if kind == "json"
+             else f"Result Q-{n:04d} at {n}.0" for kind, n in pieces]
+    cut, searched = EvidenceIndex(), []
+    for text in texts:
+        cut.see_result(text)
+        searched.append(verbatim.see_json(text.lower(), jsontext.Notes(text)) if text.startswith("{")
+                        else verbatim.see_text(text))
+    values = [f"q-{n:04d}" for n in asked] + [f"{n}.5" for n in asked] + [str(n) for n in asked]
+    for _ in range(5):  # past the questions a text answers before it is cut
+        for value in values:
+            by_search = any(verbatim.says(seen.said_text, value, seen.in_strings, verbatim.is_canonical(value),
+                                          seen.quotes) for seen in searched if seen.said_text is not None)
+            assert cut.says_verbatim(value) == by_search, value
