@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import regex
 
+from grounding import date_offsets
 from grounding.arithmetic_lexer import Lexeme, Num, lex_line
 from grounding.candidates import Answer, numbers_written
 from grounding.derive import find_formula
@@ -67,6 +68,14 @@ class Computations:
         self._results: dict[Decimal, tuple[str, str]] | None = None
         self._refuted: set[Decimal] = set()
         self._named: frozenset[Decimal] | None = None
+        self._offsets: set[int] | None = None
+
+    @property
+    def stated_offsets(self) -> set[int]:
+        """The day offsets the answer states (§9.19)."""
+        if self._offsets is None:
+            self._offsets = date_offsets.stated_offsets("\n".join(self._answer.segments))
+        return self._offsets
 
     @property
     def named(self) -> frozenset[Decimal]:

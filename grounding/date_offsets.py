@@ -82,13 +82,13 @@ def formula(iso: str, base: str, offset: int) -> str:
     return f"{iso} = {base} {'+' if offset > 0 else '-'} {days} day{'s' if days != 1 else ''}"
 
 
-def find_offset(iso: str, texts: Iterable[str], is_read: Callable[[str], bool]) -> str | None:
-    """The formula of iso as a date read (is_read) plus an offset the texts state, smallest offset first.
+def find_offset(iso: str, offsets: Iterable[int], is_read: Callable[[str], bool]) -> str | None:
+    """The formula of iso as a date read (is_read) plus one of offsets, smallest offset first.
 
-    >>> find_offset("2025-03-08", ["Move it to the next day."], {"2025-03-07"}.__contains__)
+    >>> find_offset("2025-03-08", stated_offsets("Move it to the next day."), {"2025-03-07"}.__contains__)
     '2025-03-08 = 2025-03-07 + 1 day'
     """
-    for offset in sorted(stated_offsets("\n".join(texts)), key=lambda days: (abs(days), days)):
+    for offset in sorted(offsets, key=lambda days: (abs(days), days)):
         base = offset_from(iso, offset)
         if base is not None and is_read(base):
             return formula(iso, base, offset)

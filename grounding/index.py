@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import repeat
 
-from grounding import counts, verbatim
+from grounding import counts, date_offsets, verbatim
 from grounding.evidence import (
     Examined,
     Forms,
@@ -116,7 +116,9 @@ class EvidenceIndex:
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
         # Every piece seen, as (text, document): the counts it states are read only if a multiple asks (§9.20)
         self._count_sources: list[tuple[str, object]] = []
-        self.exempt_texts: list[str] = []  # the user's and the app's texts: they may state a date offset (§9.19)
+        self._exempt_texts: list[str] = []  # the user's and the app's texts
+        self._offsets: set[int] = set()  # the date offsets they state (§9.19), read from the first _offsets_read
+        self._offsets_read = 0
         self._counts: set[int] = set()
         self._counted = 0  # how many of _count_sources _counts was read from
         # scaled_operands' integers in ascending order, with what they were sorted from (sorted_scaled_operands)
@@ -140,7 +142,7 @@ class EvidenceIndex:
     def see_exempt(self, text: str) -> None:
         """User text or a system prompt (§5.2)."""
         self._count_sources.append((text, None))
-        self.exempt_texts.append(text)
+        self._exempt_texts.append(text)
         if self.options.straightforward:
             self.add(read_exempt(text, self.options))
             return
@@ -415,6 +417,14 @@ class EvidenceIndex:
         if self._sorted_scaled is None or self._sorted_scaled[0] != key:
             self._sorted_scaled = (key, sorted(integers))
         return places, self._sorted_scaled[1]
+
+    def stated_offsets(self) -> set[int]:
+        """The day offsets the user's and the app's texts state (§9.19), each text read once."""
+        if self._offsets_read < len(self._exempt_texts):
+            for text in self._exempt_texts[self._offsets_read :]:
+                self._offsets |= date_offsets.stated_offsets(text)
+            self._offsets_read = len(self._exempt_texts)
+        return self._offsets
 
     def stated_counts(self) -> set[int]:
         """The counts 2–12 stated by everything seen (§9.20), tool results and exempt text alike."""

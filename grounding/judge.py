@@ -203,5 +203,6 @@ def _by_date_offset(
     ("the day after", "in 3 days", §9.19)."""
     if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
         return None
-    formula = date_offsets.find_offset(candidate.value, (*answer.segments, *index.exempt_texts), index.is_any_form)
+    offsets = work.stated_offsets | index.stated_offsets()
+    formula = date_offsets.find_offset(candidate.value, offsets, index.is_any_form)
     return None if formula is None else ("date-offset", formula)

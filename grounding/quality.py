@@ -161,14 +161,14 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
                 index.see_exempt(item.text)
         answer = read_answer(final.text, settings)
         named = numbers_written(answer)
-        texts = (*answer.segments, *index.exempt_texts)
+        offsets = date_offsets.stated_offsets("\n".join(answer.segments)) | index.stated_offsets()
         for candidate in answer.candidates:
             if _ISO_DATE.fullmatch(candidate.value) and index.is_any_form(candidate.value):
                 for changed in one_digit_away(candidate.value):
                     if date_offsets.offset_from(changed, 0) is None or index.is_any_form(changed):
                         continue  # no date, or read after all
                     result.dates_tried += 1
-                    formula = date_offsets.find_offset(changed, texts, index.is_any_form)
+                    formula = date_offsets.find_offset(changed, offsets, index.is_any_form)
                     if formula is not None:
                         result.dates_explained += 1
                         result.examples.append((conversation.id or "?", changed, formula))
