@@ -124,7 +124,6 @@ class EvidenceIndex:
         # scaled_operands' integers in ascending order, with what they were sorted from (sorted_scaled_operands)
         self._sorted_scaled: tuple[tuple[int, int], list[int]] | None = None
 
-
     # growing ------------------------------------------------------------------------------------------
 
     def see_result(

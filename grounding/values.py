@@ -94,8 +94,8 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
     if dated_range_ends(value) is not None:
         return Value(value, "identifier", RANGE), False  # 09:00-09:30, 2025-03-07/08 (§9.15)
     suffixed = scale_suffix(value)
-    if suffixed is not None:  # $577B: 577 billion, grounded by what rounds to it (§9.3)
-        return Value(scaled(*suffixed), "number", NUMBER), False
+    if suffixed is not None and len(suffixed[0]) <= LONGEST_NUMBER:  # $577B: 577 billion, grounded by what
+        return _number(scaled(*suffixed), min_digits), False  # rounds to it (§9.3)
     number = split_unit(value)
     if number is not None:
         found = _number(spell_number(number), min_digits)
@@ -103,7 +103,7 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
     number = number_with_words(value)
     if number is not None:
         # "a 188-year-old tree": the words say the number is a claim, so it is examined whatever its length
-        return Value(spell_number(number), "number", NUMBER), True
+        return _number(spell_number(number), 0), True
     return _identifier(value), False
 
 

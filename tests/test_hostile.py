@@ -491,6 +491,8 @@ def test_a_million_digit_number_is_judged_as_written(tmp_path):
     verdict = judge({"a": "x"}, answer="Total " + "9" * 1_000_001)
     assert verdict.status.value == "flagged" and verdict.unsupported[0].shape == "identifier"
     assert unsupported(judge({"serial": "7" * 80}, answer="serial " + "7" * 80)) == []
+    with_words = judge({"a": "x"}, answer="Total " + "9" * 100_000 + "b, a " + "7" * 100_000 + "-year-old")
+    assert [finding.shape for finding in with_words.unsupported] == ["identifier", "identifier"]
 
 
 def test_a_long_placeholder_is_no_example_and_its_typos_are_not_tried():
