@@ -132,7 +132,7 @@ class _Reader:
 
     def text(self, text: str, *, operands: bool = True) -> None:
         """Index the tokens of text with their §9 readings (numbers in it are operands when typed)."""
-        distinct = runs(text, fast=not self.options.straightforward)
+        distinct = runs(unescaped(text), fast=not self.options.straightforward)
         readings = self.tokens.readings(distinct)
         forms = self.forms
         if readings:
@@ -170,7 +170,7 @@ class _Reader:
 
     def text_numbers(self, text: str) -> None:
         """Only the numbers (and operands) text holds: those of the runs that can begin a number."""
-        distinct = runs(text, fast=not self.options.straightforward)
+        distinct = runs(unescaped(text), fast=not self.options.straightforward)
         numbers = self.tokens.numbers(distinct)  # (which tells the runs that cannot hold a number at once)
         if not distinct.isdisjoint(SCALE_WORDS):
             numbers.update(scaled_numbers(text))
@@ -201,6 +201,20 @@ class _Reader:
         self.forms.numbers.add(magnitude)
         if self.typed:
             self.forms.operands.add(magnitude)
+
+
+def unescaped(text: str) -> str:
+    r"""text with the escaped line breaks and tabs of JSON or a repr written into it (``\n``) as spaces: a
+    tool that prints a document inside its text (MCP's ``TextContent(text='…')``) glues an escape's letter to
+    the next token, so ``\nG101`` would be read as ``nG101``.
+
+    >>> unescaped(r"train\nG101(x)\\tG103")
+    'train G101(x) G103'
+    """
+    return _ESCAPED_BREAK.sub(" ", text) if "\\" in text else text
+
+
+_ESCAPED_BREAK = re.compile(r"\\+[nrt]")
 
 
 def read_exempt(text: str, options: ReadOptions) -> Forms:

@@ -200,3 +200,11 @@ def test_counts_are_read_from_text_and_documents():
     assert counts.counts_in_text("3 passengers, two adult tickets, qty: 4, 5x") == {2, 3, 4, 5}
     assert counts.counts_in_text("flight 7 at gate 12") == set()
     assert counts.counts_in_document({"nights": 3, "guests": [{"n": "a"}, {"n": "b"}], "rate": 9}) == {2, 3}
+
+
+# readings of real tool output the rules met on the way -----------------------------------------------------
+def test_a_document_printed_inside_a_tools_text_is_read_past_its_escapes():
+    # MCP servers print a document's text into a repr: its line breaks are "\n", glued to the next token
+    printed = (r"meta=None content=[TextContent(type='text', "
+               r"text='Trains\nG101(train_no: 240000G1011G) 06:10\nG103 07:25')]")
+    assert unsupported(judge(printed, answer="Take G101 or G103, not G105.")) == ["g105"]
