@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from grounding.dates import answer_clock, prose_dates
+from grounding.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.normalise import is_number, normalise_once
 from grounding.settings import Settings
 from grounding.tokens import tokens, tokens_with_digits
@@ -93,7 +93,7 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
-        return _clock_times(segment, written) if ":" in segment else written
+        return _clock_times(segment, written) if ":" in segment or "h" in segment else written
     written = []
     at, emitted = 0, -1
     for text, start, end in found:
@@ -108,18 +108,22 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
         value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
-    return _clock_times(segment, written) if ":" in segment else written
+    return _clock_times(segment, written) if ":" in segment or "h" in segment else written
 
 
 def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
     """A time is read with its meridiem, which becomes part of what it writes (§9.14): ``8:00 PM`` is the
     value ``8:00pm``, grounded by ``20:00`` and by no spelling of eight in the morning."""
-    for at, (_, value, start, end) in enumerate(written):
+    for at, (text, value, start, end) in enumerate(written):
         if ":" in value and value[:1].isdigit():
             clock = answer_clock(value, segment[end : end + 6])
             if clock is not None:
                 value, taken = clock
                 written[at] = (segment[start : end + taken], value, start, end + taken)
+        elif value[-1:] == "m" and value[:1].isdigit() and "h" in value:
+            clock = duration_as_clock(value)  # 5h59m, as a timetable writes it: 05:59
+            if clock is not None:
+                written[at] = (text, clock, start, end)
     return written
 
 

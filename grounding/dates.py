@@ -26,6 +26,7 @@ _DATE_RANGE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-/](\d{4})-(\d{2})-(\d{2})
 # A time an answer writes, and the meridiem after it (§9.14)
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:([ap])\.?m\.?)?")
 _MERIDIEM_AFTER = re.compile(r"[ \t]?([ap])\.?m(?![a-z])\.?", re.IGNORECASE)
+_DURATION = re.compile(r"(\d{1,2})h(\d{1,2})m")
 _NOON = LazyPattern(regex.compile, r"(?<![\p{L}\p{Nd}])(noon|midnight)(?![\p{L}\p{Nd}])", regex.IGNORECASE)
 _TWELVE_HOUR = LazyPattern(
     regex.compile, r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
@@ -135,6 +136,18 @@ def range_ends(value: str) -> tuple[str, str] | None:
     if whole_year is not None:
         return f"{year}-{month}-{day}", f"{whole_year}-{whole_month}-{whole_day}"
     return f"{year}-{month}-{day}", f"{year}-{short_month or month}-{short_day}"
+
+
+def duration_as_clock(value: str) -> str | None:
+    """A duration written in hours and minutes (``5h59m``) as the H:MM a timetable writes it (``05:59``).
+
+    >>> duration_as_clock("5h59m"), duration_as_clock("12h5m"), duration_as_clock("5h")
+    ('5:59', '12:05', None)
+    """
+    match = _DURATION.fullmatch(value)
+    if match is None or int(match.group(2)) > 59:
+        return None
+    return f"{int(match.group(1))}:{int(match.group(2)):02d}"
 
 
 def answer_clock(value: str, after: str) -> tuple[str, int] | None:

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from grounding.dates import date_parts
+from grounding.dates import date_parts, duration_as_clock
 from grounding.normalise import (
     ASCII_LETTERS,
     LEADING_MARKS,
@@ -142,6 +142,10 @@ class TokenReader:
             parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
             if parts:
                 return TokenReading(plain, (), parts, (), (), meridiem)
+        if value[-1] == "m" and "h" in value:
+            clock = duration_as_clock(value)  # 5h59m grounds 05:59, as 05:59 grounds 5h59m
+            if clock is not None:
+                return TokenReading(plain, (), tuple(set(date_parts(clock))) + (clock,), (), (), meridiem)
         # Components are worked out only if an answer needs them (most values are found plainly).
         pending = (value,) if _JOINER_RUN.search(value) else ()
         return TokenReading(plain, (), (), pending, (), meridiem)

@@ -274,9 +274,9 @@ def keys(form: str) -> tuple[str, ...]:
     time = _TIME_OF_DAY.fullmatch(form)
     if time is not None:
         minutes = time.group(1)
-        # 7:0 and 7:5 write minutes in one digit (§9.14); ":0" is in every ":0N" too
-        short = (":" + minutes[1],) if minutes[0] == "0" else ()
-        return (":" + minutes,) + short + (_ON_THE_HOUR if minutes == "00" else ())
+        # 7:0 and 7:5 write minutes in one digit (§9.14); ":0" is in every ":0N" too; 5h59m is 5:59
+        short = (":" + minutes[1], f"h{minutes[1]}m") if minutes[0] == "0" else ()
+        return (":" + minutes, f"h{minutes}m") + short + (_ON_THE_HOUR if minutes == "00" else ())
     if _ISO_DATE.fullmatch(form):
         return (form[:4],)
     if form.endswith("000") and form.isdigit():

@@ -516,7 +516,7 @@ def test_every_form_a_time_of_day_is_read_as_is_sought_by_its_minutes(hour, minu
 
 def test_a_form_shaped_unlike_any_time_is_sought_as_written():
     assert verbatim.keys("20:30:1a:2b:3c:4d:5e:6f") == ("20:30:1a:2b:3c:4d:5e:6f",)
-    assert verbatim.keys("16:20") == (":20",) and verbatim.keys("3:00pm")[0] == ":00"
+    assert verbatim.keys("16:20") == (":20", "h20m") and verbatim.keys("3:00pm")[0] == ":00"
     verdict = both('{"wwn": "20:30:1a:2b:3c:4d:5e:6f", "at": "16:20"}', answer="WWN 20:30:1a:2b:3c:4d:5e:6f at 4:20pm.")
     assert unsupported(verdict) == [] and via(verdict) == {"4:20pm": "date-part"}
 

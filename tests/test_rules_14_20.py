@@ -208,3 +208,9 @@ def test_a_document_printed_inside_a_tools_text_is_read_past_its_escapes():
     printed = (r"meta=None content=[TextContent(type='text', "
                r"text='Trains\nG101(train_no: 240000G1011G) 06:10\nG103 07:25')]")
     assert unsupported(judge(printed, answer="Take G101 or G103, not G105.")) == ["g105"]
+
+
+def test_a_duration_in_hours_and_minutes_is_read_as_a_timetable_writes_it():
+    timetable = "G101 06:10 -> 12:09 历时：05:59"
+    assert unsupported(judge(timetable, answer="G101 takes 5h59m, then 4h29m.")) == ["4:29"]
+    assert unsupported(judge("journey 5h59m", answer="It takes 05:59.")) == []
