@@ -69,6 +69,7 @@ class Computations:
         self._refuted: set[Decimal] = set()
         self._named: frozenset[Decimal] | None = None
         self._offsets: set[int] | None = None
+        self.bounded: set[Decimal] = set()  # values whose derived search stopped at its bound (derive.find_formula)
 
     @property
     def stated_offsets(self) -> set[int]:

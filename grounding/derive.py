@@ -28,7 +28,12 @@ _LEAST_NEIGHBOURHOOD = 50  # …and at least this many steps of the value's prec
 SEARCH_LIMIT = 200_000  # operand pairs looked at when counting; past it the value stays unexplained
 
 
-def find_formula(magnitude: Decimal, index: EvidenceIndex, named: frozenset[Decimal] = frozenset()) -> str | None:
+BOUND_NOTE = f"the derived search stopped at its bound of {SEARCH_LIMIT:,} operand pairs"
+
+
+def find_formula(
+    magnitude: Decimal, index: EvidenceIndex, named: frozenset[Decimal] = frozenset(), bounded: set | None = None
+) -> str | None:
     """The first formula over operands that gives magnitude and beats chance, or None.
 
     Tried in order: a collection's total, a sum of two different operands, a
@@ -36,7 +41,8 @@ def find_formula(magnitude: Decimal, index: EvidenceIndex, named: frozenset[Deci
     conversation states. Over every operand read first; then over the operands
     the answer itself names (named: the numbers it writes), whose formulas are
     far fewer, so a formula among them may beat chance where one among
-    everything read cannot.
+    everything read cannot. A magnitude whose chance could not be told within SEARCH_LIMIT is added to
+    bounded (never taken as a match: the caller reports it).
     """
     if magnitude <= 0:
         return None
@@ -51,8 +57,11 @@ def find_formula(magnitude: Decimal, index: EvidenceIndex, named: frozenset[Deci
         return None  # too long to count with integers: not likelier than chance, as far as can be told
     places, operands = found
     counts = index.stated_counts()
-    if beats_chance(magnitude, places, operands, counts):
+    chance = beats_chance(magnitude, places, operands, counts)
+    if chance:
         return formula
+    if chance is None and bounded is not None:
+        bounded.add(magnitude)
     spelled = index.operands_spelled()
     pool = {value: spelled[value] for value in named if value in spelled}
     formula = _formula_among(magnitude, pool, counts)
@@ -108,9 +117,10 @@ def _exact_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
     return None
 
 
-def beats_chance(magnitude: Decimal, places: int, operands: list[int], counts: set[int]) -> bool:
+def beats_chance(magnitude: Decimal, places: int, operands: list[int], counts: set[int]) -> bool | None:
     """True when fewer than CHANCE_BOUND of the values near magnitude, at the precision it is written, are
-    the result of some formula over operands (ascending, scaled by 10**places; see the module's text)."""
+    the result of some formula over operands (ascending, scaled by 10**places; see the module's text);
+    None when that could not be told within SEARCH_LIMIT operand pairs."""
     target = magnitude.scaleb(places)
     if target != target.to_integral_value():
         return False
@@ -136,15 +146,19 @@ def beats_chance(magnitude: Decimal, places: int, operands: list[int], counts: s
         looked += len(ys)
         for y in ys:
             add(x + y, x, y)
-        if len(results) > allowed or looked > SEARCH_LIMIT:
+        if len(results) > allowed:
             return False
+        if looked > SEARCH_LIMIT:
+            return None
     for y in operands:  # differences x - y
         xs = operands[bisect.bisect_left(operands, y + low) : bisect.bisect_right(operands, y + high)]
         looked += len(xs)
         for x in xs:
             add(x - y, x, y)
-        if len(results) > allowed or looked > SEARCH_LIMIT:
+        if len(results) > allowed:
             return False
+        if looked > SEARCH_LIMIT:
+            return None
     for k in counts:  # multiples k * x
         for x in operands[bisect.bisect_left(operands, -(-low // k)) : bisect.bisect_right(operands, high // k)]:
             add(k * x, x)

@@ -12,7 +12,7 @@ import regex
 
 from grounding import arithmetic, date_offsets, examples, masks
 from grounding.candidates import Answer, Candidate, read_answer
-from grounding.derive import find_formula
+from grounding.derive import BOUND_NOTE, find_formula
 from grounding.index import EvidenceIndex
 from grounding.normalise import canonical, decimals_written, is_number, lookup_forms, normalise
 from grounding.settings import Settings
@@ -79,7 +79,9 @@ def _route(
             return _found(candidate, *formula)
         if written_as_examples.is_example(candidate, index):
             return _found(candidate, "example")
-        return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at)
+        bounded = work is not None and candidate.kind is NUMBER and magnitude_of(candidate.value) in work.bounded
+        return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at,
+                       note=BOUND_NOTE if bounded else None)
     return _found(candidate, via)
 
 
@@ -186,7 +188,7 @@ def _by_computation(
         return stated
     if work.is_refuted(magnitude) or reads_as_year(candidate):
         return None
-    formula = find_formula(magnitude, index, work.named)
+    formula = find_formula(magnitude, index, work.named, work.bounded)
     return None if formula is None else ("derived", formula)
 
 

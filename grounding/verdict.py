@@ -36,6 +36,7 @@ class Finding:
     formula: str | None = None  # derived, stated, listed-total, date-offset
     matched: str | None = None  # masked, composite, prose-date
     at: int = -1  # where text starts in the answer, for showing it in context (-1: not known, a JSON answer)
+    note: str | None = None  # of an unsupported value: a search that stopped at its bound (derive.SEARCH_LIMIT)
 
     __reduce__ = by_position
 

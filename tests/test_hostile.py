@@ -12,7 +12,7 @@ import time
 from xml.etree import ElementTree
 
 import pytest
-from conftest import REPO, judge, unsupported
+from conftest import REPO, judge, openai_record, unsupported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -516,3 +516,16 @@ def test_an_example_typo_is_looked_for_verbatim_before_a_huge_result_is_read():
     rows = {"rows": ["R-%07d" % i for i in range(300_000)] + ["R-1999999"]}
     verdict = judge(rows, answer="Row R-0299999 and R-9999999.")
     assert unsupported(verdict) == ["r-9999999"]  # a placeholder, but one digit off R-1999999: a typo
+
+
+def test_a_derived_search_that_reaches_its_bound_says_so_and_grounds_nothing(tmp_path):
+    from grounding.derive import BOUND_NOTE
+
+    # 700 operands a thousandth apart near 1000: their pairs near 2000 are more than the search counts
+    rows = {"rows": [round(1000.001 + 0.002 * i, 3) for i in range(700)], "p": 1500, "q": 500}
+    verdict = judge(rows, answer="Together $2,000.")
+    assert unsupported(verdict) == ["2000"] and verdict.unsupported[0].note == BOUND_NOTE
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(openai_record(rows, answer="Together $2,000.")) + "\n")
+    result = CliRunner().invoke(app, ["check", str(path), "--format", "json"])
+    assert json.loads(result.stdout)["answers"][0]["unsupported"][0]["note"] == BOUND_NOTE

@@ -133,7 +133,8 @@ class FullReporter:
         self._status_lines(verdict)
         for finding in verdict.unsupported:
             line("  ", ("GR001 unsupported-value", "red"),
-                 f" {finding.text} ({shown_shape(finding.value, finding.shape)})")
+                 f" {finding.text} ({shown_shape(finding.value, finding.shape)})",
+                 *(((f" ({finding.note})", "dim"),) if finding.note else ()))
             line("    ", *_in_context(judged.text, finding, "bold red"))
         if self.verbose or fails == "--fail-on-derived":
             for finding in verdict.grounded_via:

@@ -29,6 +29,8 @@ def finding_json(finding: Finding) -> dict:
         entry["formula"] = finding.formula
     if finding.matched is not None:
         entry["matched"] = finding.matched
+    if finding.note is not None:
+        entry["note"] = finding.note
     return entry
 
 
