@@ -21,6 +21,7 @@ from grounding.verdict import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding,
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _FOUR_DIGITS = regex.compile(r"\d{4}")
+_LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
 _YEARS = range(1900, 2101)
 
 
@@ -29,9 +30,11 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
     answer = read_answer(text, settings)
     work, written_as_examples = None, None  # made for the first value not said verbatim (most answers have none)
     unsupported, grounded_via, example_values = [], [], []
-    for candidate in answer.candidates:
-        if index.says_verbatim(candidate.value):
-            continue  # route 1 at its cheapest (most values are copied): grounded plainly
+    # route 1 at its cheapest (most values are copied): grounded plainly
+    pending = [candidate for candidate in answer.candidates if not index.says_verbatim(candidate.value)]
+    if len(pending) >= _LOOKED_FOR_TOGETHER:  # many values said nowhere: each piece searched once for them all
+        index.look_for([form for candidate in pending for form in lookup_forms(candidate.value)])
+    for candidate in pending:
         if written_as_examples is None:
             work = arithmetic.Computations(answer, index, settings) if settings.derived else None
             written_as_examples = examples.Examples(answer)

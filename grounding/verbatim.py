@@ -80,20 +80,42 @@ class Seen:
             for key in keys:
                 if key in lowered:
                     return True
-        search = self._search
-        if search is None:
-            notes = self.notes
-            if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
-                search = lowered  # nothing to drop (see _searchable), and no copy to make
-            else:
-                search = _searchable(lowered)
-            self._search = search
+        search = self._search_text()
         if search is not lowered:
             for key in keys:
                 if key in search:
                     return True
         notes = self.notes
         return notes is not None and any(_NUMBER_CHARACTERS.issuperset(key) for key in keys) and notes.exponent
+
+
+    def may_hold_one(self, pattern: re.Pattern, numeric: bool) -> bool:
+        """may_hold for many keys at once: pattern finds any of them; numeric, when one may be a number."""
+        lowered = self.lowered
+        if lowered is None:
+            return True
+        if pattern.search(lowered):
+            return True
+        search = self._search_text()
+        if search is not lowered and pattern.search(search):
+            return True
+        return numeric and self.notes is not None and self.notes.exponent
+
+    def _search_text(self) -> str:
+        search = self._search
+        if search is None:
+            lowered, notes = self.lowered, self.notes
+            if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
+                search = lowered  # nothing to drop (see _searchable), and no copy to make
+            else:
+                search = _searchable(lowered)
+            self._search = search
+        return search
+
+
+def may_spell_number(key: str) -> bool:
+    """True when key is made of the characters a JSON number literal's spelling holds."""
+    return _NUMBER_CHARACTERS.issuperset(key)
 
 
 def see_text(text: str) -> Seen:

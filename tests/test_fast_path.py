@@ -657,3 +657,15 @@ def test_texts_asked_often_are_cut_into_runs_and_say_what_a_search_said(pieces, 
             by_search = any(verbatim.says(seen.said_text, value, seen.in_strings, verbatim.is_canonical(value),
                                           seen.quotes) for seen in searched if seen.said_text is not None)
             assert cut.says_verbatim(value) == by_search, value
+
+
+@settings(max_examples=40)
+@given(st.lists(st.sampled_from(["ORD-55120", "certificate_7504069", "2024-05-14T16:03:16Z", "May 20, 2024",
+                                 "fc1/3", "16384mb", "7:0-15:30", "1,234.50", "x"]), min_size=1, max_size=6),
+       st.lists(st.sampled_from(["ORD-55121", "7504069", "4:03 PM", "2024-05-20", "fc1/3", "16384", "7:00 AM",
+                                 "$1,234.50", "2024-05-14", "Q-7777771", "16:03", "ORD-55120"]),
+                min_size=8, max_size=14))
+def test_an_answer_of_many_values_searches_each_piece_once_and_agrees(results, written):
+    """Eight or more values not said verbatim: the pieces are searched for all their keys at once (look_for),
+    and every verdict is the one of reading everything."""
+    both({"data": results}, " ".join(results), answer="Values: " + ", ".join(written) + ".")
