@@ -23,7 +23,23 @@ _TOKEN_RUN = LazyPattern(
 # For ASCII text (most tool output) the same runs come faster from mapping every separator to a space
 # and splitting: one pass in C instead of a regex match per run.
 ASCII_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-/.,%+@#$")
-_ASCII_SEPARATORS_TO_SPACE = str.maketrans({i: " " for i in range(128) if chr(i) not in ASCII_TOKEN_CHARS})
+# The separators outside ASCII that real text holds most (typographic quotes and dashes, spaces, bullets,
+# arrows, signs): mapped to a space as well, a text whose only other characters are ASCII stays on the fast
+# path, and its tokens are the pattern's (a property test holds them equal).
+COMMON_SEPARATORS = (
+    "\u00a0\u2002\u2003\u2009\u200a\u200b\u202f\u205f\u3000"  # spaces
+    "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"  # hyphens, dashes, minus
+    "\u2018\u2019\u201a\u201c\u201d\u201e\u2032\u2033\u00ab\u00bb\u2039\u203a"  # quotes, primes
+    "\u2026\u2022\u00b7\u25cf\u25aa\u25e6\u2023\u2043"  # ellipsis, bullets
+    "\u2190\u2192\u2191\u2193\u2194\u21d2\u27a1"  # arrows
+    "\u00d7\u00f7\u00b1\u2248\u2264\u2265\u00b0\u00a7\u00b6\u00a9\u00ae\u2122"  # signs
+    "\u20ac\u00a3\u00a5\u20b9\u00a2"  # currency (only $ is a token character)
+    "\u2713\u2714\u2705\u274c\u2b50"  # check marks, crosses, stars
+)
+_ASCII_SEPARATORS_TO_SPACE = str.maketrans(
+    {**{i: " " for i in range(128) if chr(i) not in ASCII_TOKEN_CHARS}, **{ord(c): " " for c in COMMON_SEPARATORS}}
+)
+_COMMON_TO_SPACE = str.maketrans({ord(c): " " for c in COMMON_SEPARATORS})
 # In ASCII text, the runs holding a digit: the only tokens a value can be when no shape is declared (§4.1).
 # Tried only where a run starts, and up to its first digit without backtracking: a word without one then
 # costs one pass, not one per letter.
@@ -69,7 +85,10 @@ def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
     ['ORD-7', '41,200', '12']
     """
     if not text.isascii():
-        return [(token.text, token.start, token.end) for token in tokens(text) if _HAS_DIGIT.search(token.text)]
+        mapped = text.translate(_COMMON_TO_SPACE)  # one character for one: offsets stay
+        if not mapped.isascii():
+            return [(token.text, token.start, token.end) for token in tokens(text) if _HAS_DIGIT.search(token.text)]
+        text = mapped  # (a token holds none of the characters mapped, so its text is the same)
     found = []
     for run in _ASCII_RUN_WITH_DIGIT.finditer(text):
         word = run[0]
@@ -99,8 +118,10 @@ def runs(text: str, *, fast: bool = True) -> set[str]:
     >>> sorted(runs("fc1/3,fc1/4 | 41,200 | fc1/3"))
     ['41,200', 'fc1/3', 'fc1/3,fc1/4']
     """
-    if fast and text.isascii():
-        return set(text.translate(_ASCII_SEPARATORS_TO_SPACE).split())
+    if fast:
+        mapped = text.translate(_ASCII_SEPARATORS_TO_SPACE)
+        if mapped.isascii():
+            return set(mapped.split())
     return set(_TOKEN_RUN.findall(text))
 
 

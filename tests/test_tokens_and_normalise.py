@@ -1,9 +1,11 @@
 """SPEC §3: tokens, normalisation and lookup forms — the same functions on both sides."""
 
 import pytest
+from conftest import SHARED
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from grounding import tokens as tokens_module
 from grounding.normalise import lookup_forms, normalise
 from grounding.tokens import token_texts
 
@@ -127,3 +129,34 @@ def test_a_units_last_character_is_told_as_the_pattern_tells_it_on_every_bmp_cha
     for code in range(0x10000):
         character = chr(code)
         assert bool(unit_letter.fullmatch(character)) == (character.isalnum() and not character.isdecimal())
+
+
+_FAST_TEXT = st.text(
+    st.sampled_from(list("abcXYZ0123456789 :_-/.,%+@#$\"'()[]!?;\n\t") + list(tokens_module.COMMON_SEPARATORS)
+                    + list("éüßçñÖ٣٤在庫は€") + ["\u0301", "\ufe0f"]),
+    max_size=40,
+)
+
+
+@given(_FAST_TEXT)
+def test_typographic_separators_keep_a_text_on_the_fast_path_with_the_patterns_tokens(text):
+    assert tokens_module.runs(text) == set(tokens_module._TOKEN_RUN.findall(text))
+    expected = [(t.text, t.start, t.end) for t in tokens_module.tokens(text) if any(c.isdigit() for c in t.text)]
+    assert tokens_module.tokens_with_digits(text) == expected
+
+
+@pytest.mark.skipif(not (SHARED / "corpus" / "real" / "dev.jsonl").exists(),
+                    reason="shared/corpus is not beside the repo")
+def test_every_text_of_the_real_corpora_has_the_same_tokens_on_the_fast_path():
+    import orjson
+
+    from grounding.readers import read_record
+
+    for name in ("dev.jsonl", "dev2.jsonl"):
+        for number, line in enumerate((SHARED / "corpus" / "real" / name).open("rb"), start=1):
+            for item in read_record(orjson.loads(line), name, number).items:
+                text = item.text
+                assert tokens_module.runs(text) == set(tokens_module._TOKEN_RUN.findall(text))
+                expected = [(t.text, t.start, t.end) for t in tokens_module.tokens(text)
+                            if any(c.isdigit() for c in t.text)]
+                assert tokens_module.tokens_with_digits(text) == expected
