@@ -20,7 +20,6 @@ from grounding.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, 
 from grounding.verdict import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_FOUR_DIGITS = regex.compile(r"\d{4}")
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
 _YEARS = range(1900, 2101)
 
@@ -198,7 +197,7 @@ def _by_computation(
 def reads_as_year(candidate: Candidate) -> bool:
     """A number written as four bare digits from 1900 to 2100: a year, which arithmetic never explains
     (§9.20: ``1962 = 1974 - 12`` is a coincidence, not a reading). ``$2,000`` and ``2000.5`` are amounts."""
-    return _FOUR_DIGITS.fullmatch(candidate.text) is not None and int(candidate.text) in _YEARS
+    return len(candidate.text) == 4 and candidate.text.isdigit() and int(candidate.text) in _YEARS
 
 
 def _by_date_offset(

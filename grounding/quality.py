@@ -15,7 +15,6 @@ catching inventions, fails.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -27,7 +26,7 @@ from grounding import date_offsets
 from grounding.candidates import numbers_written, read_answer
 from grounding.derive import CHANCE_BOUND, find_formula
 from grounding.engine import check_conversation
-from grounding.evidence import ReadOptions
+from grounding.evidence import ReadOptions, is_iso_date
 from grounding.index import EvidenceIndex
 from grounding.model import ANSWER, EVIDENCE, EXEMPT
 from grounding.normalise import normalise
@@ -37,7 +36,6 @@ from grounding.settings import Settings, build_settings
 from grounding.values import NUMBER
 from grounding.verdict import Status
 
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 
 
@@ -163,7 +161,7 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
         named = numbers_written(answer)
         offsets = date_offsets.stated_offsets("\n".join(answer.segments)) | index.stated_offsets()
         for candidate in answer.candidates:
-            if _ISO_DATE.fullmatch(candidate.value) and index.is_any_form(candidate.value):
+            if is_iso_date(candidate.value) and index.is_any_form(candidate.value):
                 for changed in one_digit_away(candidate.value):
                     if date_offsets.offset_from(changed, 0) is None or index.is_any_form(changed):
                         continue  # no date, or read after all
