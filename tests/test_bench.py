@@ -6,7 +6,7 @@ import sys
 
 from conftest import REPO
 
-from grounding.parse_only import parse_only
+from tools.parse_only import parse_only
 from grounding.report import Summary
 from grounding.runner import judge_inputs
 from grounding.settings import Settings
@@ -24,10 +24,10 @@ def test_the_baseline_process_imports_nothing_but_orjson():
     # its start-up is part of (a): modules the benchmark script needs must not weigh on it
     alone = "import runpy, sys, orjson\nprint(sorted(sys.modules), file=sys.stderr)"
     baseline = ("import runpy, sys\nsys.argv = ['x', sys.argv[1]]\n"
-                "runpy.run_module('grounding.parse_only', run_name='__main__')\nprint(sorted(sys.modules), file=sys.stderr)")
+                "runpy.run_module('tools.parse_only', run_name='__main__')\nprint(sorted(sys.modules), file=sys.stderr)")
     path = str(REPO / "fixtures" / "support_bot.jsonl")
-    found = [subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True)
+    found = [subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True, cwd=REPO)
              for code in (alone, baseline)]
     assert found[1].stdout.strip().isdigit()
     modules = [set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) for proc in found]
-    assert modules[1] - modules[0] <= {"grounding", "grounding.parse_only"}
+    assert modules[1] - modules[0] <= {"tools", "tools.parse_only"}

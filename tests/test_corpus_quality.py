@@ -10,7 +10,7 @@ import pytest
 from conftest import SHARED
 
 from grounding.derive import CHANCE_BOUND
-from grounding.quality import measure_chance, measure_dev, measure_injected
+from tools.quality import measure_chance, measure_dev, measure_injected
 from grounding.settings import build_settings
 
 CORPUS = SHARED / "corpus" / "real"

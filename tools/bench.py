@@ -1,9 +1,9 @@
 """Benchmark ``ground check`` against merely parsing the same input.
 
-    python -m grounding.bench [FILE ...] [--size-mb 50] [--repeat 3] [--smoke]
+    python -m tools.bench [FILE ...] [--size-mb 50] [--repeat 3] [--smoke]
 
 For each input it runs, each in its own process and ``--repeat`` times (default 3, interleaved, the
-median reported): (a) a parse-only baseline (``grounding.parse_only``, a module
+median reported): (a) a parse-only baseline (``tools.parse_only``, a module
 that imports orjson alone) that reads every line and parses every record and every JSON tool result with
 orjson, nothing else; (b) ``ground check`` with default settings, its report (the default ``full``
 format) written to a file; (c) the same with ``--jobs 2``. It prints
@@ -49,7 +49,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+# the wrapper and the parse-only baseline are modules of tools/, found from any working directory
+_WITH_TOOLS = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
 
 
 @dataclass
@@ -66,8 +69,8 @@ def _measure(label: str, argv: list[str], answers: int | None = None) -> Run:
     peak RSS. The wrapper's own start-up is not counted: it would add the same ~55 ms to every figure here,
     which flatters every ratio (by about 0.7 on the 50 MB corpus's (b)/(a))."""
     with tempfile.TemporaryFile() as sink:
-        wrapped = [sys.executable, "-m", "grounding.bench", "--peak-of", *argv]
-        proc = subprocess.run(wrapped, stdout=sink, stderr=subprocess.PIPE)
+        wrapped = [sys.executable, "-m", "tools.bench", "--peak-of", *argv]
+        proc = subprocess.run(wrapped, stdout=sink, stderr=subprocess.PIPE, env=_WITH_TOOLS)
         if proc.returncode not in (0, 1):
             raise SystemExit(f"bench: {' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-500:]}")
         sink.seek(0)
@@ -112,7 +115,7 @@ def same_output(path: str) -> bool:
 def bench_file(path: str, repeat: int = 1) -> list[Run]:
     python = sys.executable
     commands = [
-        ("parse-only", [python, "-m", "grounding.parse_only", path]),
+        ("parse-only", [python, "-m", "tools.parse_only", path]),
         ("ground check", [python, "-m", "grounding", "check", path]),
         ("check --jobs 2", [python, "-m", "grounding", "check", path, "--jobs", "2"]),
     ]
@@ -185,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.peak_of:
         return _peak_of(args.peak_of)
     files = list(args.files)
-    compileall.compile_dir(str(Path(__file__).resolve().parent), quiet=1)
+    compileall.compile_dir(str(REPO / "grounding"), quiet=1)
     with tempfile.TemporaryDirectory() as scratch:
         if not files:
             for name in ("dev.jsonl", "dev2.jsonl"):  # real transcripts, and a second split from other domains
@@ -201,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                 files.append(generated)
         if not files and args.smoke:
             # without shared/ beside the repo (a bare clone), the smoke run still proves the script works
-            files = sorted(str(path) for path in (Path(__file__).resolve().parents[1] / "fixtures").glob("*.jsonl"))
+            files = sorted(str(path) for path in (REPO / "fixtures").glob("*.jsonl"))
             print("shared/ is not beside the repo: smoke run on fixtures/ only")
         if not files:
             parser.error("no input: give FILE, or put shared/ beside the repo")

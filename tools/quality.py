@@ -1,6 +1,6 @@
 """Measure verdict quality on real transcripts, in both directions.
 
-    python -m grounding.quality [--corpus DIR] [--no-derived] [--split dev|dev2]
+    python -m tools.quality [--corpus DIR] [--no-derived] [--split dev|dev2]
 
 On ``dev.jsonl`` and ``dev2.jsonl`` it prints answers judged, values
 examined, answers and values flagged, and values grounded per ``via``; on

@@ -1,9 +1,9 @@
 """The benchmark's baseline (a): read every line, parse every record and every JSON tool result with
 orjson, and nothing else.
 
-    python -m grounding.parse_only FILE     # prints the answers seen
+    python -m tools.parse_only FILE     # prints the answers seen
 
-Its own module, importing orjson alone: run from grounding.bench, the baseline carried that script's
+Its own module, importing orjson alone: run from tools.bench, the baseline carried that script's
 imports (argparse, subprocess, compileall, dataclasses…, ~6 ms), which made every ratio look ~3 % better.
 """
 

@@ -1,0 +1,1 @@
+"""Scripts that measure ground, run from the repository root (``python -m tools.bench``); not in the wheel."""
