@@ -1,3 +1,3 @@
-from grounding.cli import main
+from grounding.cli.app import main
 
 main()

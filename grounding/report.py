@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from grounding.engine import JudgedAnswer
+from grounding.core.engine import JudgedAnswer
 from grounding.verdict import Status
 
 # Which field of the summary counts the answers of each status.

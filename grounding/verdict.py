@@ -49,7 +49,7 @@ class Verdict:
     grounded_via: tuple[Finding, ...] = ()
     examples: tuple[Finding, ...] = ()
     reason: str | None = None  # why an answer is unjudgeable, truncated or refused
-    contract: object = None  # grounding.contract.ContractResult when the answer was judged under a schema
+    contract: object = None  # grounding.core.contract.ContractResult when the answer was judged under a schema
     revision: dict | None = None  # after an "[evidence check" re-ask: the values named back, and whether fixed
 
     __reduce__ = by_position

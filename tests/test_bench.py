@@ -8,8 +8,8 @@ from conftest import REPO
 
 from tools.parse_only import parse_only
 from grounding.report import Summary
-from grounding.runner import judge_inputs
-from grounding.settings import Settings
+from grounding.run.runner import judge_inputs
+from grounding.core.settings import Settings
 
 
 def test_the_baseline_sees_every_answer_ground_judges():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from grounding.candidates import read_answer
-from grounding.settings import build_settings
+from grounding.core.answer.candidates import read_answer
+from grounding.core.settings import build_settings
 
 
 def values(answer, **options):

@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 from grounding.reporters import REPORTERS, OutputFormat
 
 runner = CliRunner()
@@ -294,13 +294,13 @@ def test_quiet_drops_the_summary_and_no_progress_is_accepted():
 
 
 def test_progress_shows_only_on_an_interactive_stderr(monkeypatch):
-    from grounding.progress import Progress
+    from grounding.cli.progress import Progress
     monkeypatch.setenv("CI", "true")
     assert not Progress.start(enabled=True).shown
 
 
 def test_formats_lists_every_reader_in_detection_order():
-    from grounding.readers import FORMAT_NAMES
+    from grounding.transcripts.formats import FORMAT_NAMES
     lines = invoke("formats").stdout.splitlines()
     assert [line.split()[0] for line in lines] == list(FORMAT_NAMES)
 

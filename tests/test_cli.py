@@ -6,7 +6,7 @@ import pytest
 from conftest import REPO
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 from grounding.reporters import OutputFormat
 
 runner = CliRunner()

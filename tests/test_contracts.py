@@ -6,7 +6,7 @@ import pytest
 from conftest import REPO
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 
 runner = CliRunner()
 FIXTURE = str(REPO / "fixtures" / "contracts.jsonl")

@@ -13,8 +13,9 @@ from decimal import Decimal
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from grounding import derive, jsontext, verbatim
-from grounding.evidence import (
+from grounding.core.evidence import derive, verbatim
+from grounding import json_exact as jsontext
+from grounding.core.evidence.reading import (
     Forms,
     ReadOptions,
     examine_result,
@@ -23,8 +24,8 @@ from grounding.evidence import (
     read_string_numbers,
     spell,
 )
-from grounding.index import EvidenceIndex
-from grounding.totals import Totals
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.totals import Totals
 
 _members = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6),
@@ -231,7 +232,7 @@ def test_a_failed_results_numbers_are_those_a_whole_reading_leaves_after_its_arg
 @example({"9999999999999", "0.01"})  # at the float path's bound: 13 characters and 2 places
 @example({"99999999999999", "0.01"})  # past it: scaled from the digits
 def test_operands_are_scaled_from_their_digits_as_their_values_scale(spellings):
-    from grounding.index import SCALED_LIMIT, _scaled
+    from grounding.core.evidence.index import SCALED_LIMIT, _scaled
 
     places = max((len(digits) for s in spellings for digits in re.findall(r"\.([0-9]+)", s)), default=0)
     expected = {int(Decimal(s).scaleb(places)) for s in spellings}
@@ -246,8 +247,8 @@ def test_operands_are_scaled_from_their_digits_as_their_values_scale(spellings):
        | st.sets(st.sampled_from(["23502.02,", "-49438.92", "16G", "2026-04-16", "٣٤٥٦", "€1,200", "21-year-old",
                                  "1,2345", "5101,5102", "007", "0.0", "-0", "10k+", "1.2.3"]), max_size=8))
 def test_a_texts_numbers_are_read_in_bulk_as_reading_each_token_reads_them(runs):
-    from grounding.token_readings import TokenReader, _as_number
-    from grounding.tokens import split_run
+    from grounding.core.evidence.token_readings import TokenReader, _as_number
+    from grounding.core.text.tokens import split_run
 
     reader = TokenReader(4, False, cache=False)
     one_by_one = set()
@@ -262,6 +263,6 @@ def test_a_texts_numbers_are_read_in_bulk_as_reading_each_token_reads_them(runs)
 
 @given(st.lists(st.from_regex(r"-?[0-9]{1,6}(\.[0-9]{1,5})?", fullmatch=True), max_size=20))
 def test_magnitudes_are_spelled_at_once_as_one_by_one(numbers):
-    from grounding.normalise import canonical, magnitudes, spell_number
+    from grounding.core.text.normalise import canonical, magnitudes, spell_number
 
     assert magnitudes(numbers) == [canonical(spell_number(n)).lstrip("-") for n in numbers]

@@ -16,13 +16,14 @@ from conftest import openai_record, unsupported, via
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from grounding import jsontext, verbatim
-from grounding.engine import check_conversation
-from grounding.evidence import spell
-from grounding.index import EvidenceIndex
-from grounding.normalise import spell_decimal
-from grounding.readers import read_record
-from grounding.settings import Settings, build_settings
+from grounding import json_exact as jsontext
+from grounding.core.evidence import verbatim
+from grounding.core.engine import check_conversation
+from grounding.core.evidence.reading import spell
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.text.normalise import spell_decimal
+from grounding.transcripts.formats import read_record
+from grounding.core.settings import Settings, build_settings
 
 
 def _verdicts(record: dict, settings: Settings) -> list:
@@ -161,7 +162,7 @@ def test_a_failed_result_is_read_only_for_a_question_its_search_text_could_answe
 
 
 def test_a_composite_with_a_part_that_is_no_value_fails_before_any_part_is_looked_up():
-    from grounding.judge import judge_answer
+    from grounding.core.judge import judge_answer
 
     result = '{"port": "Ethernet1/5", "peer": "Ethernet2/7"}'
     verdict = both(result, answer="Traffic moved to ETHERNET1/21.")
@@ -198,7 +199,7 @@ def _json_with_long_literals(document: object) -> str:
 @example({"af_absent": True, "checked": ["x"], "n": "LONG"}, None, False, False)  # an absence is read
 def test_a_result_read_before_its_numbers_are_checked_is_judged_as_one_parsed_exactly(document, arguments, is_error,
                                                                                      absent):
-    from grounding.evidence import ReadOptions, examine_result, read_examined, read_numbers
+    from grounding.core.evidence.reading import ReadOptions, examine_result, read_examined, read_numbers
 
     if absent and isinstance(document, dict):
         document = {**document, "af_absent": True, "checked": ["x"]}
@@ -302,7 +303,7 @@ def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
 def test_the_magnitudes_of_number_leaves_are_their_spellings_without_sign(leaves):
     import math
 
-    from grounding.evidence import _magnitudes
+    from grounding.core.evidence.reading import _magnitudes
 
     # NaN and the infinities are words, never operands (an operand must be a number to compute with)
     finite = [leaf for leaf in leaves if not isinstance(leaf, float) or math.isfinite(leaf)]
@@ -369,7 +370,7 @@ def test_an_exponent_literal_is_found_exactly_when_one_stands_outside_strings(do
 @settings(max_examples=300)
 @given(_JSON_DOCUMENTS, st.booleans(), st.lists(st.text("0123456789.-eab:", min_size=1, max_size=6), max_size=3))
 def test_a_piece_may_hold_every_form_it_is_read_as_and_no_other_its_texts_rule_out(document, spaced, asked):
-    from grounding.evidence import ReadOptions, examine_result, read_examined, seen_of
+    from grounding.core.evidence.reading import ReadOptions, examine_result, read_examined, seen_of
 
     text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
     text = re.sub(r"(\d)(\.\d+)?e\+?", lambda m: m.group(0).upper() if len(text) % 2 else m.group(0), text)
@@ -458,7 +459,7 @@ _EXAMPLE_WORDS = ["e.g.", "E.G. ", "eg.", "for example", "For Instance", "should
 
 @given(st.lists(st.sampled_from(_EXAMPLE_WORDS), max_size=8), st.sampled_from(["", "'", ".", '" ok']))
 def test_an_example_is_told_without_its_patterns_only_when_no_trigger_word_is_near(before, after):
-    from grounding import examples
+    from grounding.core.answer import examples
 
     text = "".join(before) + "ABC-1234" + after
     start, end = len("".join(before)), len("".join(before)) + len("ABC-1234")
@@ -477,7 +478,7 @@ _TEXT_TOKENS = st.sampled_from(["$1,234.50", "-5", "+$3", "-$7.25", "abc,123", "
 
 @given(st.lists(_TEXT_TOKENS, max_size=12), st.sampled_from([" ", "\n", " | ", ", "]))
 def test_the_numbers_of_a_text_result_are_those_a_whole_reading_finds(tokens, joiner):
-    from grounding.evidence import ReadOptions, examine_result, read_examined, read_numbers
+    from grounding.core.evidence.reading import ReadOptions, examine_result, read_examined, read_numbers
 
     text = "Results: " + joiner.join(tokens)
     examined = examine_result(text, ReadOptions(), False, None, None)
@@ -489,8 +490,8 @@ def test_the_numbers_of_a_text_result_are_those_a_whole_reading_finds(tokens, jo
 
 @given(st.lists(_TEXT_TOKENS, max_size=12), st.booleans())
 def test_a_runs_numbers_are_those_of_its_whole_reading(tokens, keep_words):
-    from grounding.token_readings import TokenReader
-    from grounding.tokens import runs
+    from grounding.core.evidence.token_readings import TokenReader
+    from grounding.core.text.tokens import runs
 
     distinct = runs(" ".join(tokens))
     whole = {n for reading in TokenReader(4, keep_words, cache=False).readings(distinct) for n in reading.numbers}
@@ -505,7 +506,7 @@ def test_a_sum_over_a_text_result_is_derived_from_its_numbers():
 @given(st.integers(0, 24), st.integers(0, 59), st.one_of(st.none(), st.integers(0, 60)),
        st.sampled_from(["", "z", "+1", "-1", "+02:00"]), st.sampled_from(["am", "pm", " a.m.", "PM"]))
 def test_every_form_a_time_of_day_is_read_as_is_sought_by_its_minutes(hour, minute, second, offset, meridiem):
-    from grounding.dates import date_parts, twelve_hour_times
+    from grounding.core.text.dates import date_parts, twelve_hour_times
 
     written = f"{hour:02d}:{minute:02d}" + (f":{second:02d}" if second is not None else "") + offset
     forms = set(date_parts(f"2024-05-06t{written}")) - {"2024", "2024-05-06"}
@@ -524,7 +525,7 @@ def test_a_form_shaped_unlike_any_time_is_sought_as_written():
 @given(st.from_regex(r"-?(0|[1-9][0-9]{0,8})(\.[0-9]{1,4})?", fullmatch=True), st.sampled_from(["", "0", "00"]),
        st.booleans())
 def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(literal, zeros, spaced):
-    from grounding.evidence import ReadOptions, read_tool_result
+    from grounding.core.evidence.reading import ReadOptions, read_tool_result
 
     written = literal + (zeros if "." in literal else "." + zeros if zeros else "")
     text = json.dumps({"n": json.loads(written), "s": "x" + literal}, separators=(", ", ": ") if spaced else (",", ":"))
@@ -553,8 +554,8 @@ _ANSWER_PARTS = st.sampled_from([
 @example(["$120 per night,", "$360 for 3 nights."])  # a per-unit amount: only "for" marks it
 @example(["- item $10\n- item $10\nTotal: $20"])  # a listed total: only its word marks it
 def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_find(parts):
-    from grounding import arithmetic
-    from grounding.candidates import read_answer
+    from grounding.core.answer import arithmetic
+    from grounding.core.answer.candidates import read_answer
 
     text = " ".join(parts)
     answer, settings = read_answer(text, Settings()), Settings()
@@ -579,7 +580,7 @@ def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_f
 @given(st.one_of(st.integers(-(10**30), 10**30), st.decimals(allow_nan=False, allow_infinity=False, places=8)),
        st.integers(0, 400))
 def test_a_record_is_read_exactly_whatever_its_size(number, padding):
-    from grounding.inputs import loads
+    from grounding.transcripts.files import loads
 
     record = {"id": "r", "pad": list(range(padding)), "messages": [{"role": "tool", "content": "x"}]}
     raw = json.dumps(record)[:-1] + f', "n": {number}}}'
@@ -591,7 +592,7 @@ def test_a_record_is_read_exactly_whatever_its_size(number, padding):
 def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(document, arguments):
     """The shortcut that skips reading a call's arguments (a result surely says more) agrees with the full
     §9.6 test, whichever scalar it meets first."""
-    from grounding.evidence import ReadOptions, _says_more_than, _says_nothing, _surely_unspelled, read_arguments
+    from grounding.core.evidence.reading import ReadOptions, _says_more_than, _says_nothing, _surely_unspelled, read_arguments
 
     text = json.dumps(arguments)
     searched = verbatim.search_text(text)
@@ -604,7 +605,7 @@ def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(do
 
 def _tail_by_patterns_alone(candidate, segment, occurrence):
     """masks._tail without its prefilters: every pattern tried (the oracle of the test below)."""
-    from grounding import masks
+    from grounding.core.answer import masks
 
     written = segment[occurrence.start : occurrence.end]
     token = masks._MASKED_TOKEN.fullmatch(written) or masks._DOTTED_TOKEN.fullmatch(written)
@@ -628,8 +629,8 @@ _MASK_TEXT = st.lists(st.sampled_from([
 @settings(max_examples=400)
 @given(_MASK_TEXT, _MASK_TEXT)
 def test_the_mask_tests_tried_only_where_their_patterns_could_match_decide_as_every_pattern_does(before, after):
-    from grounding import masks
-    from grounding.candidates import read_answer
+    from grounding.core.answer import masks
+    from grounding.core.answer.candidates import read_answer
 
     answer = read_answer(before + " 4821 " + after + " XXXX-4821 ...4821", Settings())
     for candidate in answer.candidates:

@@ -16,7 +16,7 @@ import pytest
 from conftest import REPO, openai_record
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 
 runner = CliRunner()
 SUPPORT = str(REPO / "fixtures" / "support_bot.jsonl")
@@ -195,7 +195,7 @@ def test_progress_never_shares_a_line_with_the_report_in_a_terminal(tmp_path):
 
 
 def test_progress_is_drawn_on_a_terminal_and_is_a_bar_for_a_file_of_known_size(tmp_path):
-    from grounding.progress import Progress
+    from grounding.cli.progress import Progress
 
     class Terminal:
         def __init__(self):
@@ -223,7 +223,7 @@ def test_progress_is_drawn_on_a_terminal_and_is_a_bar_for_a_file_of_known_size(t
 
 
 def test_compressed_inputs_show_a_spinner_not_a_bar(tmp_path):
-    from grounding.inputs import known_size
+    from grounding.transcripts.files import known_size
 
     plain = tmp_path / "a.jsonl"
     plain.write_text("{}\n")
@@ -255,9 +255,9 @@ def test_values_are_shown_without_the_punctuation_that_ends_the_sentence():
 
 
 def test_the_value_is_highlighted_where_it_stands_not_inside_a_longer_token():
-    from grounding.candidates import read_answer
+    from grounding.core.answer.candidates import read_answer
     from grounding.reporters.full import _in_context
-    from grounding.settings import Settings
+    from grounding.core.settings import Settings
     from grounding.verdict import Finding
 
     text = "Host spotter-gqc.1 is up; the pool gqc.1: degraded."

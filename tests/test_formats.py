@@ -9,11 +9,11 @@ import json
 import pytest
 from conftest import SHARED
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary
-from grounding.runner import judge_inputs
-from grounding.settings import Settings
+from grounding.run.runner import judge_inputs
+from grounding.core.settings import Settings
 
 PARITY = SHARED / "corpus" / "formats" / "parity"
 FORMATS = ["openai-responses", "anthropic", "claude-code", "gemini", "bedrock-converse", "langchain",

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 from grounding.reporters import full
 from grounding.reporters.escape import visible
 from grounding.reporters.full import _Lines
@@ -105,9 +105,9 @@ def test_a_check_written_to_a_pipe_does_not_import_rich_multiprocessing_or_contr
     code = ("import os, sys\nsys.argv = ['ground', 'check', sys.argv[1]]\nend = os._exit\n"
             "def listed(code):\n"
             "    print([m for m in sys.modules if m.split('.')[0] in ('rich', 'multiprocessing')\n"
-            "           or m == 'grounding.contract'], file=sys.stderr)\n"
+            "           or m == 'grounding.core.contract'], file=sys.stderr)\n"
             "    sys.stderr.flush()\n    end(code)\n"
-            "os._exit = listed\nfrom grounding.cli import main\nmain()\n")
+            "os._exit = listed\nfrom grounding.cli.app import main\nmain()\n")
     env = {k: v for k, v in os.environ.items() if k not in full._TERMINAL_OVERRIDES}
     proc = subprocess.run([sys.executable, "-c", code, _transcript(tmp_path)], capture_output=True, text=True, env=env,
                           check=False)

@@ -20,7 +20,7 @@ import pytest
 from conftest import REPO, SHARED
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 
 MUTANTS = int(os.environ.get("GROUND_FUZZ_MUTANTS", "24"))
 SEED = int(os.environ.get("GROUND_FUZZ_SEED", "20261201"))

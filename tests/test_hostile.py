@@ -17,14 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from grounding.assembly import Assembler, Skipped
-from grounding.cli import app
-from grounding.engine import check_conversation
-from grounding.inputs import Problem, Record, read_records
+from grounding.transcripts.assembly import Assembler, Skipped
+from grounding.cli.app import app
+from grounding.core.engine import check_conversation
+from grounding.transcripts.files import Problem, Record, read_records
 from grounding.model import Conversation
 from grounding.report import Summary
-from grounding.runner import judge_inputs
-from grounding.settings import Settings
+from grounding.run.runner import judge_inputs
+from grounding.core.settings import Settings
 
 runner = CliRunner()
 GOOD = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()
@@ -104,7 +104,7 @@ def test_a_record_over_the_limit_is_reported_without_being_read(tmp_path):
 
 
 def test_the_default_limit_accepts_records_of_64_megabytes():
-    from grounding.inputs import MAX_RECORD_BYTES
+    from grounding.transcripts.files import MAX_RECORD_BYTES
     assert MAX_RECORD_BYTES >= 64 * 1024 * 1024
 
 
@@ -503,7 +503,7 @@ def test_a_long_placeholder_is_no_example_and_its_typos_are_not_tried():
 
 
 def test_a_blob_in_a_result_has_components_from_its_last_joiners_only():
-    from grounding.token_readings import components_of
+    from grounding.core.evidence.token_readings import components_of
 
     blob = "/".join(f"Ab{n:05d}" for n in range(20_000))  # 160 KB, 20,000 joiners
     found = components_of(blob.lower(), 4)
@@ -519,7 +519,7 @@ def test_an_example_typo_is_looked_for_verbatim_before_a_huge_result_is_read():
 
 
 def test_a_derived_search_that_reaches_its_bound_says_so_and_grounds_nothing(tmp_path):
-    from grounding.derive import BOUND_NOTE
+    from grounding.core.evidence.derive import BOUND_NOTE
 
     # 700 operands a thousandth apart near 1000: their pairs near 2000 are more than the search counts
     rows = {"rows": [round(1000.001 + 0.002 * i, 3) for i in range(700)], "p": 1500, "q": 500}

@@ -17,11 +17,12 @@ from conftest import REPO, SHARED
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grounding import inputs, runner
+from grounding.transcripts import files as inputs
+from grounding.run import runner
 from grounding.report import Summary
-from grounding.runner import judge_inputs
-from grounding.settings import Settings
-from grounding.workers import WorkerDied, Workers
+from grounding.run.runner import judge_inputs
+from grounding.core.settings import Settings
+from grounding.run.workers import WorkerDied, Workers
 
 FORMATS = SHARED / "corpus" / "formats"
 

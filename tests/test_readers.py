@@ -6,10 +6,10 @@ import os
 
 from conftest import REPO, unsupported
 
-from grounding.engine import check_conversation
+from grounding.core.engine import check_conversation
 from grounding.report import Summary
-from grounding.runner import judge_inputs
-from grounding.settings import Settings
+from grounding.run.runner import judge_inputs
+from grounding.core.settings import Settings
 
 
 def verdicts(tmp_path, *records, name="t.jsonl"):
@@ -174,7 +174,7 @@ def test_folders_and_gzip_are_read_and_links_out_are_not_followed(tmp_path):
 
 
 def test_engine_runs_on_a_reader_conversation_directly():
-    from grounding.readers import read_record
+    from grounding.transcripts.formats import read_record
     record = json.loads((REPO / "fixtures" / "absence.jsonl").read_text())
     answers = list(check_conversation(read_record(record, "x", 1), Settings()))
     assert answers[0].input_format == "openai"

@@ -5,7 +5,7 @@ import re
 from conftest import REPO
 from typer.testing import CliRunner
 
-from grounding.cli import app
+from grounding.cli.app import app
 
 _BLOCK = re.compile(r"<!-- help:check -->\n```\n(.*?)```\n<!-- /help -->", re.DOTALL)
 

@@ -3,9 +3,10 @@
 import pytest
 from conftest import judge, unsupported, via
 
-from grounding import counts, date_offsets
-from grounding.candidates import read_answer
-from grounding.settings import Settings
+from grounding.core.evidence import counts
+from grounding.core.text import date_offsets
+from grounding.core.answer.candidates import read_answer
+from grounding.core.settings import Settings
 
 
 def candidates(answer: str) -> list[tuple[str, str]]:

@@ -5,9 +5,9 @@ from conftest import SHARED
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from grounding import tokens as tokens_module
-from grounding.normalise import lookup_forms, normalise
-from grounding.tokens import token_texts
+from grounding.core.text import tokens as tokens_module
+from grounding.core.text.normalise import lookup_forms, normalise
+from grounding.core.text.tokens import token_texts
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ _GROUPING_PIECES = ["1", "12", "123", "1234", ",", ",123", ",12", ",1234", "$", 
        | st.lists(st.sampled_from(_GROUPING_PIECES), max_size=12).map("".join))
 @example("$1234,567.5 and 12,345,6789 and 1,234,567.89")
 def test_the_tokens_with_a_digit_are_the_tokens_that_hold_one(text):
-    from grounding.tokens import tokens, tokens_with_digits
+    from grounding.core.text.tokens import tokens, tokens_with_digits
 
     expected = [(t.text, t.start, t.end) for t in tokens(text) if any(ch.isdigit() for ch in t.text)]
     assert list(tokens_with_digits(text)) == expected
@@ -90,7 +90,7 @@ def test_the_tokens_with_a_digit_are_the_tokens_that_hold_one(text):
 def test_a_lazy_pattern_compiles_once_on_first_use_and_then_answers_as_the_pattern():
     import re
 
-    from grounding.patterns import LazyPattern
+    from grounding.core.text.patterns import LazyPattern
 
     compiled = []
 
@@ -108,7 +108,7 @@ def test_a_lazy_pattern_compiles_once_on_first_use_and_then_answers_as_the_patte
 
 @given(st.text(st.sampled_from("0123456789٣.,+-eE ax"), max_size=12))
 def test_the_comma_free_number_pattern_agrees_with_the_full_one_on_text_without_a_comma(text):
-    from grounding.normalise import _NUMBER, _UNGROUPED_NUMBER
+    from grounding.core.text.normalise import _NUMBER, _UNGROUPED_NUMBER
 
     if "," not in text:
         assert (_UNGROUPED_NUMBER.fullmatch(text) is None) == (_NUMBER.fullmatch(text) is None)
@@ -116,7 +116,7 @@ def test_the_comma_free_number_pattern_agrees_with_the_full_one_on_text_without_
 
 @given(st.text(st.sampled_from('0123456789.+-eE "{}:,ab٣'), max_size=16))
 def test_the_exponent_test_of_an_ascii_text_finds_every_exponent_the_pattern_finds(text):
-    from grounding.verbatim import _EXPONENT, has_exponent
+    from grounding.core.evidence.verbatim import _EXPONENT, has_exponent
 
     if _EXPONENT.search(text) is not None:
         assert has_exponent(text)  # a superset: a False is sure, a True sends the result to the full test
@@ -150,7 +150,7 @@ def test_typographic_separators_keep_a_text_on_the_fast_path_with_the_patterns_t
 def test_every_text_of_the_real_corpora_has_the_same_tokens_on_the_fast_path():
     import orjson
 
-    from grounding.readers import read_record
+    from grounding.transcripts.formats import read_record
 
     for name in ("dev.jsonl", "dev2.jsonl"):
         for number, line in enumerate((SHARED / "corpus" / "real" / name).open("rb"), start=1):

@@ -22,18 +22,18 @@ from pathlib import Path
 
 import orjson
 
-from grounding import date_offsets
-from grounding.candidates import numbers_written, read_answer
-from grounding.derive import CHANCE_BOUND, find_formula
-from grounding.engine import check_conversation
-from grounding.evidence import ReadOptions, is_iso_date
-from grounding.index import EvidenceIndex
+from grounding.core.text import date_offsets
+from grounding.core.answer.candidates import numbers_written, read_answer
+from grounding.core.evidence.derive import CHANCE_BOUND, find_formula
+from grounding.core.engine import check_conversation
+from grounding.core.evidence.reading import ReadOptions, is_iso_date
+from grounding.core.evidence.index import EvidenceIndex
 from grounding.model import ANSWER, EVIDENCE, EXEMPT
-from grounding.normalise import normalise
-from grounding.readers import read_record
+from grounding.core.text.normalise import normalise
+from grounding.transcripts.formats import read_record
 from grounding.report import Summary
-from grounding.settings import Settings, build_settings
-from grounding.values import NUMBER
+from grounding.core.settings import Settings, build_settings
+from grounding.core.text.values import NUMBER
 from grounding.verdict import Status
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"

@@ -8,8 +8,8 @@ from enum import Enum
 from importlib import import_module
 from typing import Protocol, TextIO
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary
 from grounding.rules import ALL_CODES
 from grounding.verdict import Verdict
@@ -32,7 +32,7 @@ class Reporter(Protocol):
     def finish(self, summary: Summary) -> None: ...
 
 
-# Why an answer fails the run, or None (grounding.exit_codes.failing_reason with the run's settings).
+# Why an answer fails the run, or None (grounding.cli.exit_codes.failing_reason with the run's settings).
 Failing = Callable[[Verdict], "str | None"]
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary, summary_line
-from grounding.report_file import is_regular_file
+from grounding.run.report_file import is_regular_file
 from grounding.reporters.escape import one_line
 from grounding.reporters.findings import findings_of
 from grounding.rules import ALL_CODES
-from grounding.values import shown_shape
+from grounding.core.text.values import shown_shape
 from grounding.verdict import Verdict
 
 

@@ -13,9 +13,9 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from grounding.engine import JudgedAnswer
+from grounding.core.engine import JudgedAnswer
 from grounding.rules import ALL_CODES, BY_NAME
-from grounding.values import shown_shape
+from grounding.core.text.values import shown_shape
 from grounding.verdict import Status
 
 

@@ -16,13 +16,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary, counted, summary_line
-from grounding.report_file import is_regular_file
+from grounding.run.report_file import is_regular_file
 from grounding.reporters.escape import visible
 from grounding.rules import ALL_CODES
-from grounding.values import shown_shape
+from grounding.core.text.values import shown_shape
 from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
 
 _CONTEXT = 40

@@ -12,8 +12,8 @@ import os
 from collections.abc import Callable
 from typing import TextIO
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary, summary_line
 from grounding.reporters.escape import one_line, visible
 from grounding.reporters.findings import Finding, findings_of

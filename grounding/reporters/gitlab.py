@@ -7,8 +7,8 @@ from typing import TextIO
 
 import orjson
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary
 from grounding.reporters.escape import path_text
 from grounding.reporters.findings import findings_of

@@ -6,10 +6,10 @@ from typing import TextIO
 
 import orjson
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary
-from grounding.report_file import is_regular_file
+from grounding.run.report_file import is_regular_file
 from grounding.reporters.json_report import answer_json, problem_json
 
 

@@ -12,8 +12,8 @@ from typing import TextIO
 import orjson
 
 from grounding import __version__
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary
 from grounding.reporters.escape import path_text
 from grounding.verdict import Finding

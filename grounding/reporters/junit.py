@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from grounding.engine import JudgedAnswer
-from grounding.inputs import Problem
+from grounding.core.engine import JudgedAnswer
+from grounding.transcripts.files import Problem
 from grounding.report import Summary, counted
 from grounding.reporters.escape import xml_text
-from grounding.values import shown_shape
+from grounding.core.text.values import shown_shape
 from grounding.verdict import Status
 
 

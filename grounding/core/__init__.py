@@ -1,0 +1,1 @@
+"""The pure core: a conversation and its settings in, verdicts out. No I/O."""

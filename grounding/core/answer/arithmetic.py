@@ -1,0 +1,514 @@
+"""Arithmetic the answer shows (SPEC §9.9): written equations, per-unit amounts, listed totals.
+
+A result is grounded (via ``stated`` or ``listed-total``) only when the
+arithmetic holds to the precision written and every operand was read, or
+computed earlier in the same answer. A written equation that does not hold
+*refutes* its result: §9.7 may not then explain that value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+import regex
+
+from grounding.core.text import date_offsets
+from grounding.core.answer.arithmetic_lexer import Lexeme, Num, lex_line
+from grounding.core.answer.candidates import Answer, numbers_written
+from grounding.core.evidence.derive import find_formula
+from grounding.core.evidence.reading import spell
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.text.normalise import digit_count
+from grounding.core.text.patterns import LazyPattern
+from grounding.core.settings import Settings
+
+_MAX_LEFT = 64
+_COUNT_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+_COUNT = r"(?P<count>1[0-2]|[2-9]|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_FOR_COUNT_BEFORE = LazyPattern(
+    regex.compile, rf"\bfor\s+(?:all\s+)?{_COUNT}\s+(?P<noun>[^\W\d_]+)[^\d$€£¥₹]{{0,24}}$", regex.IGNORECASE
+)
+_FOR_COUNT_AFTER = LazyPattern(
+    regex.compile,
+    rf"(?:\s*[^\s\d$€£¥₹]+){{0,3}}?\s*\bfor\s+(?:all\s+)?{_COUNT}\s+(?P<noun>[^\W\d_]+)",
+    regex.IGNORECASE,
+)
+_PER_AFTER = LazyPattern(regex.compile, r"\s*(?:per\s+|/\s*)(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
+_PER_LABEL = LazyPattern(regex.compile, r"\bper\s+(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
+_TOTAL_WORD = LazyPattern(
+    regex.compile, r"\b(?:grand\s+)?(?:totals?|subtotals?|sum|combined|altogether|overall)\b", regex.IGNORECASE
+)
+_BULLET = LazyPattern(regex.compile, r"(?:[-*•–·+]|\d{1,3}[.)]|[A-Za-z][.)])\s")
+_INDENT = LazyPattern(regex.compile, r"[ \t\u00a0]*")
+_DIGIT_OR_CURRENCY = LazyPattern(regex.compile, r"[\d$€£¥₹]")
+_LIST_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    text: str
+    lexemes: list[Lexeme]
+
+    @property
+    def amounts(self) -> list[Num]:
+        return [lx.num for lx in self.lexemes if lx.kind == "num" and lx.num.is_currency]
+
+
+class Computations:
+    """The written computations of one answer, read once, in reading order."""
+
+    def __init__(self, answer: Answer, index: EvidenceIndex, settings: Settings) -> None:
+        self._answer = answer
+        self._index = index
+        self._settings = settings
+        self._results: dict[Decimal, tuple[str, str]] | None = None
+        self._refuted: set[Decimal] = set()
+        self._named: frozenset[Decimal] | None = None
+        self._offsets: set[int] | None = None
+        self.bounded: set[Decimal] = set()  # values whose derived search stopped at its bound (derive.find_formula)
+
+    @property
+    def stated_offsets(self) -> set[int]:
+        """The day offsets the answer states (§9.19)."""
+        if self._offsets is None:
+            self._offsets = date_offsets.stated_offsets("\n".join(self._answer.segments))
+        return self._offsets
+
+    @property
+    def named(self) -> frozenset[Decimal]:
+        """Every number the answer writes, by magnitude (§9.20: operands the answer itself names)."""
+        if self._named is None:
+            self._named = numbers_written(self._answer)
+        return self._named
+
+    def stated(self, magnitude: Decimal) -> tuple[str, str] | None:
+        """(via, formula) of the first computation that holds with this result, or None."""
+        return self._read().get(magnitude)
+
+    def is_refuted(self, magnitude: Decimal) -> bool:
+        return magnitude in self._refuted and magnitude not in self._read()
+
+    def _read(self) -> dict[Decimal, tuple[str, str]]:
+        if self._results is None:
+            self._results = {}
+            for segment in self._answer.segments:
+                self._read_text(segment.replace("\\n", "\n").replace("\\$", "$"))
+        return self._results
+
+    def _read_text(self, text: str) -> None:
+        if not _may_compute(text):
+            return
+        lines = [_Line(raw, lex_line(raw)) for raw in text.split("\n")]
+        per_unit: list[tuple[str, Num]] = []
+        for number, line in enumerate(lines):
+            if not any(lx.kind == "num" for lx in line.lexemes):
+                continue
+            for clause in _clauses(line.lexemes):
+                self._bracketed_computations(clause)
+                self._equations(_annotations_resolved(clause))
+            self._per_unit_amounts(line, per_unit)
+            self._listed_total(lines, number)
+
+    # equations ------------------------------------------------------------
+
+    def _equations(self, clause: list[Lexeme]) -> None:
+        left_start = 0
+        for at, lexeme in enumerate(clause):
+            if lexeme.kind != "eq":
+                continue
+            left = [lx for lx in clause[left_start:at] if lx.kind in ("num", "op", "(", ")")][-_MAX_LEFT:]
+            left_start = at + 1
+            result = _result_after(clause, at)
+            if result is None:
+                continue
+            tree = _longest_expression(left)
+            if tree is None:
+                continue
+            value = _evaluate(tree)
+            if _holds(value, result) and all(self._acceptable(num) for num in _needs_grounding(tree)):
+                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {_render(tree)}")
+            else:
+                self._refuted.add(result.magnitude)
+
+    def _bracketed_computations(self, clause: list[Lexeme]) -> None:
+        """A result followed by the computation that gives it, in brackets: ``7,200 CNY (3,000 rent + 2,500
+        meals + 500 transport + 1,200 shopping)``; the words label the operands."""
+        for at, lexeme in enumerate(clause):
+            if lexeme.kind != "(":
+                continue
+            before = next((lx for lx in reversed(clause[:at]) if lx.kind != "word"), None)
+            close = next((j for j in range(at + 1, len(clause)) if clause[j].kind in ("(", ")")), None)
+            if before is None or before.kind != "num" or close is None or clause[close].kind != ")":
+                continue
+            tree = _Parser([lx for lx in clause[at + 1 : close] if lx.kind in ("num", "op")]).parse()
+            if tree is None or not _has_binary(tree):
+                continue
+            result = before.num
+            if _holds(_evaluate(tree), result) and all(self._acceptable(num) for num in _needs_grounding(tree)):
+                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {_render(tree)}")
+            else:
+                self._refuted.add(result.magnitude)
+
+    # per-unit amounts -------------------------------------------------------
+
+    def _per_unit_amounts(self, line: _Line, per_unit: list[tuple[str, Num]]) -> None:
+        text = line.text
+        for num in (lx.num for lx in line.lexemes if lx.kind == "num"):
+            count = _count_marked(text, num) if num.is_currency else None
+            if count is not None:
+                n, noun = count
+                earlier = next((x for unit_noun, x in reversed(per_unit) if unit_noun == noun), None)
+                if earlier is not None and _holds(n * earlier.magnitude, num) and self._acceptable(earlier):
+                    self._record(num.magnitude, "stated", f"{spell(num.magnitude)} = {n} × {spell(earlier.magnitude)}")
+                continue
+            noun = _per_unit_noun(text, num)
+            if noun is not None:
+                per_unit.append((noun, num))
+
+    # listed totals ----------------------------------------------------------
+
+    def _listed_total(self, lines: list[_Line], number: int) -> None:
+        line = lines[number]
+        word = _TOTAL_WORD.search(line.text)
+        if word is None:
+            return
+        total = next((num for num in line.amounts if num.start >= word.end()), None)
+        if total is None:
+            return
+        same_line = [num for num in line.amounts if num.end <= word.start()]
+        for addends in [same_line, *_item_sums(lines, number)]:
+            if len(addends) >= 2 and _holds(sum((a.magnitude for a in addends), Decimal(0)), total):
+                if all(self._acceptable(a) for a in addends):
+                    formula = " + ".join(spell(a.magnitude) for a in addends)
+                    self._record(total.magnitude, "listed-total", f"{spell(total.magnitude)} = {formula}")
+                    return
+
+    # shared -----------------------------------------------------------------
+
+    def _record(self, magnitude: Decimal, via: str, formula: str) -> None:
+        assert self._results is not None
+        self._results.setdefault(magnitude, (via, formula))
+
+    def _acceptable(self, num: Num) -> bool:
+        """An operand read before the answer, rounded from one, or computed earlier (§9.9)."""
+        magnitude = num.magnitude
+        index = self._index
+        spelled = spell(magnitude)
+        if index.is_any_form(spelled) or index.has_number(magnitude):
+            return True
+        if index.has_number_rounding_to(magnitude, num.decimals):
+            return True
+        if self._results is not None and magnitude in self._results:
+            return True
+        return digit_count(spelled) >= self._settings.min_digits and find_formula(magnitude, index) is not None
+
+
+def _may_compute(text: str) -> bool:
+    """False when text can state no computation: it writes no "=" (equations), no "for" (per-unit
+    amounts need "for N things"), no total word (listed totals) and no "(" with "+" (a bracketed
+    computation). Lexing every answer costs more."""
+    if not text.isascii():
+        return True  # case-folding beyond ASCII is left to the patterns
+    return ("=" in text or "for" in text.lower() or _TOTAL_WORD.search(text) is not None
+            or ("(" in text and "+" in text))
+
+
+def _holds(computed: Decimal, written: Num) -> bool:
+    """Equal to the precision written: within half a unit of the result's last decimal."""
+    return abs(abs(computed) - written.magnitude) <= Decimal(5).scaleb(-(written.decimals + 1))
+
+
+def _clauses(lexemes: list[Lexeme]) -> list[list[Lexeme]]:
+    clauses, current = [], []
+    for lexeme in lexemes:
+        if lexeme.kind == "end":
+            clauses.append(current)
+            current = []
+        else:
+            current.append(lexeme)
+    clauses.append(current)
+    return [clause for clause in clauses if clause]
+
+
+def _annotations_resolved(clause: list[Lexeme]) -> list[Lexeme]:
+    """Replace each ``( … )`` holding no operator by its one number, or drop it (§9.9 Parentheses)."""
+    out: list[Lexeme] = []
+    i = 0
+    while i < len(clause):
+        lexeme = clause[i]
+        close = _annotation_end(clause, i) if lexeme.kind == "(" else None
+        if close is None:
+            out.append(lexeme)
+            i += 1
+            continue
+        inside = clause[i + 1 : close]
+        numbers = [lx for lx in inside if lx.kind == "num"]
+        if len(numbers) == 1 and (len(inside) == 1 or _in_operand_position(out, clause[close + 1 :])):
+            out.append(numbers[0])
+        i = close + 1
+    return out
+
+
+def _annotation_end(clause: list[Lexeme], open_at: int) -> int | None:
+    for j in range(open_at + 1, len(clause)):
+        kind = clause[j].kind
+        if kind == ")":
+            return j
+        if kind in ("(", "op", "eq", "end"):
+            return None
+    return None
+
+
+def _in_operand_position(before: list[Lexeme], after: list[Lexeme]) -> bool:
+    previous = next((lx for lx in reversed(before) if lx.kind != "word"), None)
+    following = next((lx for lx in after if lx.kind != "word"), None)
+    previous_ok = previous is None or previous.kind in ("op", "(", "eq")
+    following_ok = following is not None and following.kind in ("op", "eq", ")")
+    return previous_ok and following_ok
+
+
+def _result_after(clause: list[Lexeme], at: int) -> Num | None:
+    rest = clause[at + 1 : at + 3]
+    if rest and rest[0].kind == "num":
+        return rest[0].num
+    if len(rest) == 2 and rest[0].kind == "op" and rest[0].op in "+-" and rest[1].kind == "num":
+        return rest[1].num
+    return None
+
+
+# expressions ----------------------------------------------------------------
+
+Tree = tuple  # ("num", Num) | ("neg", Tree) | (op, Tree, Tree) | ("group", Tree)
+
+
+def _longest_expression(left: list[Lexeme]) -> Tree | None:
+    """The longest tail of the left side that parses with at least one binary operator."""
+    for start in range(len(left)):
+        tree = _Parser(left[start:]).parse()
+        if tree is not None and _has_binary(tree):
+            return tree
+    return None
+
+
+class _Parser:
+    def __init__(self, lexemes: list[Lexeme]) -> None:
+        self.lexemes = lexemes
+        self.at = 0
+
+    def parse(self) -> Tree | None:
+        tree = self._sum(allow_sign=True)
+        return tree if tree is not None and self.at == len(self.lexemes) else None
+
+    def _peek(self) -> Lexeme | None:
+        return self.lexemes[self.at] if self.at < len(self.lexemes) else None
+
+    def _sum(self, allow_sign: bool) -> Tree | None:
+        tree = self._product(allow_sign)
+        while tree is not None and (lx := self._peek()) is not None and lx.kind == "op" and lx.op in "+-":
+            self.at += 1
+            right = self._product(allow_sign=False)
+            if right is None:
+                return None
+            tree = (lx.op, tree, right)
+        return tree
+
+    def _product(self, allow_sign: bool) -> Tree | None:
+        tree = self._factor(allow_sign)
+        while tree is not None and (lx := self._peek()) is not None and lx.kind == "op" and lx.op == "*":
+            self.at += 1
+            right = self._factor(allow_sign=False)
+            if right is None:
+                return None
+            tree = ("*", tree, right)
+        return tree
+
+    def _factor(self, allow_sign: bool) -> Tree | None:
+        lx = self._peek()
+        if lx is None:
+            return None
+        if lx.kind == "op" and lx.op in "+-" and allow_sign:
+            self.at += 1
+            inner = self._factor(allow_sign=False)
+            if inner is None:
+                return None
+            return ("neg", inner) if lx.op == "-" else inner
+        if lx.kind == "num":
+            self.at += 1
+            return ("num", lx.num)
+        if lx.kind == "(":
+            self.at += 1
+            inner = self._sum(allow_sign=True)
+            closing = self._peek()
+            if inner is None or closing is None or closing.kind != ")":
+                return None
+            self.at += 1
+            return ("group", inner)
+        return None
+
+
+def _has_binary(tree: Tree) -> bool:
+    kind = tree[0]
+    if kind in ("+", "-", "*"):
+        return True
+    if kind in ("neg", "group"):
+        return _has_binary(tree[1])
+    return False
+
+
+def _evaluate(tree: Tree) -> Decimal:
+    kind = tree[0]
+    if kind == "num":
+        return tree[1].magnitude
+    if kind == "neg":
+        return -_evaluate(tree[1])
+    if kind == "group":
+        return _evaluate(tree[1])
+    left, right = _evaluate(tree[1]), _evaluate(tree[2])
+    return left + right if kind == "+" else left - right if kind == "-" else left * right
+
+
+def _needs_grounding(tree: Tree) -> list[Num]:
+    """Every operand that must be read; a count (2–12) in a product needs no grounding."""
+    kind = tree[0]
+    if kind == "num":
+        return [tree[1]]
+    if kind in ("neg", "group"):
+        return _needs_grounding(tree[1])
+    if kind != "*":
+        return _needs_grounding(tree[1]) + _needs_grounding(tree[2])
+    factors = _factors(tree)
+    counts = [f for f in factors if f[0] == "num" and f[1].is_count]
+    needed: list[Num] = []
+    for factor in factors:
+        if factor in counts and len(counts) < len(factors):
+            continue
+        needed.extend(_needs_grounding(factor))
+    return needed
+
+
+def _factors(tree: Tree) -> list[Tree]:
+    if tree[0] == "*":
+        return _factors(tree[1]) + _factors(tree[2])
+    return [tree]
+
+
+def _render(tree: Tree) -> str:
+    kind = tree[0]
+    if kind == "num":
+        return spell(tree[1].magnitude)
+    if kind == "neg":
+        return "-" + _render(tree[1])
+    if kind == "group":
+        return "(" + _render(tree[1]) + ")"
+    symbol = {"+": "+", "-": "-", "*": "×"}[kind]
+    return f"{_render(tree[1])} {symbol} {_render(tree[2])}"
+
+
+# per-unit readings ------------------------------------------------------------
+
+
+def _noun(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _count_marked(text: str, num: Num) -> tuple[int, str] | None:
+    """(N, noun) when "for N <noun>" marks this currency amount as a total for N things."""
+    clause_start = max(text.rfind(";", 0, num.start) + 1, num.start - 60, 0)
+    before = _FOR_COUNT_BEFORE.search(text[clause_start : num.start])
+    match = before or _FOR_COUNT_AFTER.match(text[num.end : num.end + 60])
+    if match is None:
+        return None
+    count = match.group("count").lower()
+    n = _COUNT_WORDS[count] if count in _COUNT_WORDS else int(count)
+    return n, _noun(match.group("noun"))
+
+
+def _per_unit_noun(text: str, num: Num) -> str | None:
+    """The noun this number is an amount per, or None."""
+    after = _PER_AFTER.match(text, num.end)
+    if after is not None:
+        return _noun(after.group("noun"))
+    if not num.is_currency:
+        return None
+    clause_start = text.rfind(";", 0, num.start) + 1
+    labels = list(_PER_LABEL.finditer(text, clause_start, num.start))
+    return _noun(labels[-1].group("noun")) if labels else None
+
+
+# listed totals ----------------------------------------------------------------
+
+
+def _item_sums(lines: list[_Line], number: int) -> list[list[Num]]:
+    """The three sums tried over the list above a total line: last, first, every amount."""
+    items = _items_above(lines, number)
+    if not items:
+        return []
+    lasts = [amounts[-1] for amounts in items if amounts]
+    firsts = [amounts[0] for amounts in items if amounts]
+    every = [amount for amounts in items for amount in amounts]
+    return [lasts, firsts, every]
+
+
+def _items_above(lines: list[_Line], number: int) -> list[list[Num]]:
+    """The currency amounts of each item of the list right above a total line."""
+    total_line = lines[number].text
+    indent = _indent(total_line)
+    start = number - 1
+    if _BULLET.match(total_line.lstrip(" \t\u00a0")):
+        heading = _nearest_nonblank(lines, start)
+        if heading is not None and _is_total_heading(lines[heading].text):
+            start = heading - 1
+    members: list[tuple[int, _Line]] = []
+    blanks = 0
+    for at in range(start, max(-1, start - _LIST_LIMIT), -1):
+        line = lines[at]
+        if not line.text.strip():
+            blanks += 1
+            if blanks >= 2:
+                break
+            continue
+        blanks = 0
+        depth = _indent(line.text)
+        if depth > indent:
+            members.append((depth, line))
+        elif depth == indent and (_BULLET.match(line.text.lstrip(" \t\u00a0")) or line.amounts):
+            members.append((depth, line))
+        else:
+            break
+    members.reverse()
+    if not members:
+        return []
+    shallowest = min(depth for depth, _ in members)
+    items: list[list[Num]] = []
+    for depth, line in members:
+        if depth == shallowest or not items:
+            items.append(list(line.amounts))
+        else:
+            items[-1].extend(line.amounts)
+    return items
+
+
+def _indent(text: str) -> int:
+    return len(_INDENT.match(text).group())
+
+
+def _nearest_nonblank(lines: list[_Line], start: int) -> int | None:
+    for at in range(start, -1, -1):
+        if lines[at].text.strip():
+            return at
+    return None
+
+
+def _is_total_heading(text: str) -> bool:
+    stripped = text.strip()
+    return (
+        len(stripped) <= 40
+        and stripped.endswith(":")
+        and _DIGIT_OR_CURRENCY.search(stripped) is None
+        and _TOTAL_WORD.search(stripped) is not None
+    )

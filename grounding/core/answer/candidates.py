@@ -1,0 +1,179 @@
+"""The values an answer states: its candidates, in order of first appearance (SPEC §4, §9.5, §9.10)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
+from grounding.core.text.normalise import is_number, normalise_once
+from grounding.core.settings import Settings
+from grounding.core.text.tokens import tokens, tokens_with_digits
+from grounding.core.text.values import LONGEST_NUMBER, Kind, classify, classify_once
+
+
+@dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
+class Occurrence:
+    """Where a candidate is written: which text of the answer, and the span within it."""
+
+    segment: int
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A value in an answer that some tool result should have carried."""
+
+    value: str  # normalised: "41200"
+    shape: str  # "number", "identifier", or a declared shape's name
+    kind: Kind
+    text: str  # as written at its first appearance, less sentence punctuation after it: "41,200"
+    occurrences: list[Occurrence] = field(default_factory=list)
+    at: int = -1  # where text starts in the answer (-1 in a JSON answer, whose values are in its leaves)
+
+
+@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
+class Answer:
+    """An answer's texts (one, or a JSON answer's leaves) and its candidates."""
+
+    segments: tuple[str, ...]
+    candidates: tuple[Candidate, ...]
+    is_json: bool
+
+
+def read_answer(text: str, settings: Settings) -> Answer:
+    """Find the candidates of one final answer."""
+    leaves = json_leaves(text)
+    segments = tuple(leaves) if leaves is not None else (text,)
+    found: dict[str, Candidate] = {}
+    words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
+    min_digits = settings.min_digits
+    # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
+    plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
+    for index, segment in enumerate(segments):
+        for written, value, start, end in _values_written(segment, words_matter):
+            known = found.get(value)
+            if known is None:
+                # (with no shape declared every token holds a digit: see _values_written)
+                classified = classify_once(value, min_digits) if plain else classify(value, min_digits, settings)
+                if classified is None:
+                    continue
+                known = found.get(classified.value)
+                if known is None:  # its first occurrence
+                    found[classified.value] = Candidate(classified.value, classified.shape, classified.kind,
+                                                        as_shown(written), [Occurrence(index, start, end)],
+                                                        -1 if leaves is not None else start)
+                    continue
+            known.occurrences.append(Occurrence(index, start, end))
+    return Answer(segments, tuple(found.values()), leaves is not None)
+
+
+_SENTENCE_PUNCTUATION = ".,;:!?…"
+
+
+def as_shown(written: str) -> str:
+    """A value as the answer wrote it, without the punctuation of the sentence it ends.
+
+    >>> [as_shown(t) for t in ["1Z999AA10123456785.", "$1,207.50.", "spotter-gqc.1:", "v9.35.0", "..."]]
+    ['1Z999AA10123456785', '$1,207.50', 'spotter-gqc.1', 'v9.35.0', '...']
+    """
+    shown = written.rstrip(_SENTENCE_PUNCTUATION)
+    return shown or written
+
+
+def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, str, int, int]]:
+    """(as written, normalised, start, end) for each token, prose dates read whole (§9.10).
+
+    Without words_matter, tokens without a digit are left out; a prose date is still found, as its day is a
+    token with digits.
+    """
+    spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
+    found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
+    if not spans:  # most answers write no prose date
+        written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
+        return _clock_times(segment, written) if ":" in segment or "h" in segment else written
+    written = []
+    at, emitted = 0, -1
+    for text, start, end in found:
+        while at < len(spans) and spans[at][1] <= start:
+            at += 1
+        if at < len(spans) and spans[at][0] <= start:
+            if emitted != at:
+                emitted = at
+                span_start, span_end, iso = spans[at]
+                written.append((segment[span_start:span_end], iso, span_start, span_end))
+            continue
+        value = normalise_once(text)
+        if value:
+            written.append((text, value, start, end))
+    return _clock_times(segment, written) if ":" in segment or "h" in segment else written
+
+
+def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """A time is read with its meridiem, which becomes part of what it writes (§9.14): ``8:00 PM`` is the
+    value ``8:00pm``, grounded by ``20:00`` and by no spelling of eight in the morning."""
+    for at, (text, value, start, end) in enumerate(written):
+        if ":" in value and value[:1].isdigit():
+            clock = answer_clock(value, segment[end : end + 6])
+            if clock is not None:
+                value, taken = clock
+                written[at] = (segment[start : end + taken], value, start, end + taken)
+        elif value[-1:] == "m" and value[:1].isdigit() and "h" in value:
+            clock = duration_as_clock(value)  # 5h59m, as a timetable writes it: 05:59
+            if clock is not None:
+                written[at] = (text, clock, start, end)
+    return written
+
+
+def json_leaves(text: str) -> list[str] | None:
+    """The string leaves and number literals of a JSON answer, in document order (§9.5), or None."""
+    body = _unfenced(text.strip())
+    if body is None or body[:1] not in ("{", "["):
+        return None
+    try:
+        document = json.loads(body, parse_int=_Literal, parse_float=_Literal, parse_constant=_Literal)
+    except (ValueError, RecursionError):
+        return None
+    leaves: list[str] = []
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, str):
+            leaves.append(str(node))
+    return leaves
+
+
+class _Literal(str):
+    """A number literal of a JSON answer, kept as written (``48.250`` keeps its decimals)."""
+
+
+def _unfenced(text: str) -> str | None:
+    if not text.startswith("```"):
+        return text
+    if text.count("```") != 2 or not text.endswith("```"):
+        return None
+    first_line_end = text.find("\n")
+    if first_line_end < 0:
+        return None
+    return text[first_line_end + 1 : -3].strip()
+
+
+def numbers_written(answer: Answer) -> frozenset[Decimal]:
+    """The magnitude of every number the answer writes, however short (a formula's operands, §9.20).
+
+    >>> sorted(numbers_written(read_answer("Paid $2,787; the new fare is $243, so $2,544 back.", Settings())))
+    [Decimal('243'), Decimal('2544'), Decimal('2787')]
+    """
+    found = set()
+    for segment in answer.segments:
+        for text, _, _ in tokens_with_digits(segment):
+            value = normalise_once(text)
+            if value and len(value) <= LONGEST_NUMBER and is_number(value):
+                found.add(abs(Decimal(value)))
+    return frozenset(found)

@@ -1,0 +1,134 @@
+"""Examples are not claims: ``e.g. #R0000000``, ``for example “CASE-40017”`` (SPEC §9.12).
+
+An example is listed in the report but never fails its answer, unless it is
+one character away from a value that was read: then it looks like a typo of
+a real value, and stays unsupported.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from grounding.core.answer.candidates import Answer, Candidate
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.text.patterns import LazyPattern
+from grounding.core.text.values import COMPOSITE_JOINER
+
+_BETWEEN = r"[\s,:(#\"'“”‘’«»`]*"
+_TRIGGER = LazyPattern(
+    regex.compile, rf"(?:\be\.\s?g\.|\beg\.|\bfor\s+example|\bfor\s+instance|\bshould\s+look\s+like){_BETWEEN}$",
+    regex.IGNORECASE,
+)
+_SUCH_AS = LazyPattern(regex.compile, rf"\bsuch\s+as{_BETWEEN}$", regex.IGNORECASE)
+_QUOTES = "\"'“”‘’«»`"
+_LIST_GAP = LazyPattern(
+    regex.compile, r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
+)
+_PLACEHOLDER = LazyPattern(regex.compile, r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
+_STRIP = "\"'“”‘’«»`.,;:!?()[]"
+_LOOKBACK = 40
+_TRIGGER_WORDS = ("e.", "eg.", "example", "instance", "like", "such")  # what _TRIGGER and _SUCH_AS need
+_NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+# An example longer than this is no example: its typo test tries 36 variants a character, each a question
+LONGEST_EXAMPLE = 64
+
+
+class Examples:
+    """The example occurrences of one answer, worked out once, the first time a value needs them."""
+
+    def __init__(self, answer: Answer) -> None:
+        self.answer = answer
+        self._flags: dict[tuple[int, int], bool] | None = None
+
+    def is_example(self, candidate: Candidate, index: EvidenceIndex) -> bool:
+        if self._flags is None:
+            self._flags = _example_occurrences(self.answer)
+        return is_example(candidate, self.answer, index, self._flags)
+
+
+def is_example(
+    candidate: Candidate, answer: Answer, index: EvidenceIndex, flags: dict[tuple[int, int], bool] | None = None
+) -> bool:
+    """Route 11: every occurrence is an example, or every one is a placeholder, and no neighbour was read."""
+    occurrences = candidate.occurrences
+    if not occurrences or len(candidate.value) > LONGEST_EXAMPLE:
+        return False  # (a longer one has too many neighbours to try: it stays unsupported)
+    flags = _example_occurrences(answer) if flags is None else flags
+    every_example = all(flags.get((o.segment, o.start), False) for o in occurrences)
+    every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end]) for o in occurrences)
+    if not (every_example or every_placeholder):
+        return False
+    return not _is_neighbour_of_read_value(candidate.value, index)
+
+
+def is_placeholder(written: str) -> bool:
+    """A run of one repeated digit or an ascending run, seven digits or more (``#A0000000``).
+
+    >>> is_placeholder("#K0000000"), is_placeholder("Q1234567"), is_placeholder("ORD-77777"), is_placeholder("W6402718")
+    (True, True, False, False)
+    """
+    match = _PLACEHOLDER.fullmatch(written.strip(_STRIP))
+    if match is None:
+        return False
+    digits = match.group(1)
+    same = len(set(digits)) == 1
+    ascending = all(int(b) - int(a) == 1 for a, b in zip(digits, digits[1:]))
+    return same or ascending
+
+
+def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
+    """Which occurrences of candidates are examples, in text order, lists of examples included."""
+    by_segment: dict[int, list[tuple[int, int]]] = {}
+    for candidate in answer.candidates:
+        for o in candidate.occurrences:
+            by_segment.setdefault(o.segment, []).append((o.start, o.end))
+    flags: dict[tuple[int, int], bool] = {}
+    for segment_index, spans in by_segment.items():
+        text = answer.segments[segment_index]
+        if text.isascii() and not _may_trigger(text.lower()):
+            continue  # no occurrence follows a trigger, so none is an example, nor is one listed after it
+        previous_end, previous_example = None, False
+        for start, end in sorted(spans):
+            example = _after_trigger(text, start, end)
+            if not example and previous_example and previous_end is not None:
+                example = _LIST_GAP.fullmatch(text, previous_end, start) is not None
+            flags[(segment_index, start)] = example
+            previous_end, previous_example = end, example
+    return flags
+
+
+def _may_trigger(lowered: str) -> bool:
+    """False when lowered ASCII text spells no trigger word: every trigger spells one of them (a regex
+    search per value costs more)."""
+    return any(word in lowered for word in _TRIGGER_WORDS)
+
+
+def _after_trigger(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - _LOOKBACK) : start]
+    if before.isascii() and not _may_trigger(before.lower()):
+        return False
+    if _TRIGGER.search(before):
+        return True
+    if not _SUCH_AS.search(before):
+        return False
+    opening = text[:start].rstrip("#")[-1:]
+    closing = text[end:].lstrip(".,;:!?")[:1]
+    token = text[start:end].rstrip(".,;:!?")
+    if not closing and token != text[start:end]:
+        closing = text[start + len(token) : end].lstrip(".,;:!?")[:1]
+    return opening in _QUOTES and bool(opening) and closing in _QUOTES and bool(closing)
+
+
+def _is_neighbour_of_read_value(value: str, index: EvidenceIndex) -> bool:
+    """True when value, or one of its ``+``/``/`` parts, is one character off a read form."""
+    parts = [value] + [part for part in COMPOSITE_JOINER.split(value) if part != value]
+    variants = [
+        part[:i] + replacement + part[i + 1 :]
+        for part in parts
+        if len(part) >= 6 and any(ch.isdigit() for ch in part)
+        for i, original in enumerate(part)
+        for replacement in _NEIGHBOUR_CHARS
+        if replacement != original
+    ]
+    # said verbatim first: a search of the texts seen, where a form may send a huge result through reading
+    return any(map(index.says_verbatim, variants)) or any(map(index.is_any_form, variants))

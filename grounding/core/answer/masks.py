@@ -1,0 +1,106 @@
+"""Masked values: ``ending in 4821``, ``****4821``, ``XXXX-XXXX-2847`` (SPEC §9.11).
+
+Digits written as the end of a masked value are grounded when a read value
+ends with them. Masked digits are an id fragment: they are never computed.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+
+import regex
+
+from grounding.core.answer.candidates import Answer, Candidate, Occurrence
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.text.patterns import LazyPattern
+
+_PHRASE = LazyPattern(
+    regex.compile, r"\b(?:ending(?:\s+(?:in|with))?|ends\s+(?:in|with)|last\s+(?:four|4)|last\s+digits"
+    r"|last\s+(?:four|4|three|3|five|5|six|6)\s+digits)"
+    r"(?:\s+(?:of|are|is))?[\s:#(\"'“”‘’«»`]*$",
+    regex.IGNORECASE,
+)
+_MASK_RUN = LazyPattern(regex.compile, r"(?:[*•●·∙]{2,}|…|\.{3,})[ \u00a0]?$")
+_ASTERISKS = LazyPattern(regex.compile, r"\*{2,}[ \u00a0]?$")
+_MASKED_TOKEN = LazyPattern(regex.compile, r"(?:[xX]{3,}|#{2,})(?:[-_.][xX]+)*[-_.]?(?P<tail>.+)")
+_DOTTED_TOKEN = LazyPattern(regex.compile, r".*?\.{3,}(?P<tail>.+)")
+_DIGITS = LazyPattern(regex.compile, r"\d+")
+_HAS_DIGIT = LazyPattern(regex.compile, r"\d")
+_DECIMAL_FRACTION = LazyPattern(regex.compile, r"-?\d+\.\d+")
+_LOOKBACK = 48
+
+
+def masked_match(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> tuple[str | None, str | None]:
+    """Route 7: every occurrence is masked and a longer read form ends with its tail."""
+    tails = [_tail(candidate, answer.segments[o.segment], o) for o in candidate.occurrences]
+    if not tails or any(tail is None for tail in tails):
+        return None, None
+    matched = None
+    for tail in tails:
+        matched = _form_ending_with(tail, index)
+        if matched is None:
+            return None, None
+    return "masked", matched
+
+
+def all_masked(candidate: Candidate, answer: Answer) -> bool:
+    """True when every occurrence shows only the end of a value (then it is never computed)."""
+    return bool(candidate.occurrences) and all(
+        _tail(candidate, answer.segments[o.segment], o) is not None for o in candidate.occurrences
+    )
+
+
+def _tail(candidate: Candidate, segment: str, occurrence: Occurrence) -> str | None:
+    """The visible tail of a masked occurrence, or None when the occurrence is a plain claim."""
+    # Each pattern is tried only where what it needs is written (most occurrences are plain claims): a
+    # masked token begins with x or #, a dotted one holds "...", a mask run ends within the last three
+    # characters (then at most a space and a newline), and a phrase holds "end" or "la" in any case.
+    written = segment[occurrence.start : occurrence.end]
+    token = (_MASKED_TOKEN.fullmatch(written) if written[:1] in _MASKED_TOKEN_STARTS else None) or (
+        _DOTTED_TOKEN.fullmatch(written) if "..." in written else None)
+    if token is not None and _HAS_DIGIT.search(token.group("tail")):
+        return token.group("tail").lower()
+    before = segment[max(0, occurrence.start - _LOOKBACK) : occurrence.start]
+    if _DIGITS.fullmatch(candidate.value) and _may_say_ending(before) and _PHRASE.search(before):
+        return candidate.value
+    if (not _MASK_CHARACTERS.isdisjoint(before[-3:]) and _MASK_RUN.search(before)
+            and not _is_emphasis(segment, occurrence, before)):
+        return candidate.value
+    return None
+
+
+def _may_say_ending(before: str) -> bool:
+    lowered = before.lower()
+    return "end" in lowered or "la" in lowered
+
+
+_MASKED_TOKEN_STARTS = frozenset("xX#")
+_MASK_CHARACTERS = frozenset("*•●·∙….")
+
+
+def _is_emphasis(segment: str, occurrence: Occurrence, before: str) -> bool:
+    """Asterisks that make bold text, not a mask: ``**6825**``, or ``**Total:** $2,384``."""
+    if not _ASTERISKS.search(before):
+        return False
+    if segment[occurrence.end : occurrence.end + 1] == "*":
+        return True
+    line_start = segment.rfind("\n", 0, occurrence.start) + 1
+    run = _ASTERISKS.search(segment, line_start, occurrence.start)
+    opened_before = segment[line_start : run.start()] if run else ""
+    return opened_before.count("**") % 2 == 1
+
+
+def _form_ending_with(tail: str, index: EvidenceIndex) -> str | None:
+    """A read form longer than the tail that ends with it (never an amount with decimals)."""
+    forms = index.forms
+    plainly = (forms.plain, index.wholes())
+    by_reading = (forms.unit, forms.date, index.components(), forms.prose_iso)
+    for group in (plainly, by_reading):
+        found = [
+            form
+            for form in chain.from_iterable(group)
+            if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
+        ]
+        if found:
+            return min(found, key=lambda form: (len(form), form))
+    return None

@@ -1,0 +1,521 @@
+"""The evidence index of one conversation: everything read before an answer (SPEC §5, §9).
+
+Pieces (tool results, exempt text) are *seen* as the conversation advances
+(see ``verbatim``) and *read* into ``Forms`` only when an answer asks for a
+value they could hold. A question names the forms it asks about; pieces whose
+search text lacks every key of those forms cannot hold them and stay unread.
+So a value copied verbatim costs no reading at all, and an invented one
+usually reads nothing either. Questions that need every number (derived
+values, masks, prose dates) read every piece.
+"""
+
+from __future__ import annotations
+
+import bisect
+import operator
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import repeat
+
+from grounding.core.evidence import counts, verbatim
+from grounding.core.text import date_offsets
+from grounding.core.evidence.reading import (
+    Examined,
+    Forms,
+    ReadOptions,
+    examine_result,
+    read_examined,
+    read_exempt,
+    read_numbers,
+    read_string_numbers,
+    seen_of,
+    spell,
+)
+from grounding.core.text.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once
+from grounding.core.evidence.token_readings import components_of
+from grounding.core.evidence.totals import Totals
+
+_WHOLE_SEPARATOR = "\x00"
+_ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
+_HAS_DIGIT = re.compile(r"\d")
+
+
+@dataclass(slots=True)
+class _Piece:
+    """A piece seen but not read yet."""
+
+    order: int  # its place in the conversation: collections are totalled in this order
+    source: Examined | str  # a tool result, or exempt text
+    seen: verbatim.Seen  # what its search text is made from (see Seen.may_hold)
+    numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
+    strings_read: bool = False  # the numbers of its keys and strings too (see read_string_numbers)
+
+
+# Operands (and values) of at most this many characters, scaled below this limit, add and subtract exactly
+# in Decimal arithmetic too (28 digits), so integers tell what it would find (grounding.core.evidence.derive).
+SCALED_LENGTH = 24
+SCALED_LIMIT = 10**27
+_DECIMALS = re.compile(r"\.(\d+)")
+
+
+def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
+    longest = max(map(len, spellings), default=0)
+    if longest > SCALED_LENGTH:
+        return None
+    places = max(map(len, _DECIMALS.findall("\n".join(spellings))), default=0)
+    try:  # from the digits as written: no Decimal need be made for an operand no search reaches
+        if not places:
+            scaled = set(map(int, spellings))
+        elif longest + places <= _FLOAT_EXACT:
+            # every such operand times 10**places lies below 10**15, where a float (two roundings, each within
+            # 2**-53) stays within a quarter of it: rounding gives the integer exactly, in C
+            scaled = set(map(round, map(operator.mul, map(float, spellings), repeat(10.0**places))))
+        else:
+            scaled = {int(whole + fraction.ljust(places, "0")) for whole, _, fraction in map(_AT_POINT, spellings)}
+    except ValueError:  # not digits and a point (not seen): the values tell
+        scaled = set(map(int, map(operator.methodcaller("scaleb", places), map(Decimal, spellings))))
+    return (places, scaled) if not scaled or max(scaled) < SCALED_LIMIT else None
+
+
+_AT_POINT = operator.methodcaller("partition", ".")
+_FLOAT_EXACT = 15
+
+
+class EvidenceIndex:
+    """Everything read before an answer, grown as the conversation advances."""
+
+    def __init__(self, options: ReadOptions | None = None) -> None:
+        self.options = options if options is not None else ReadOptions()
+        self._forms = Forms(min_digits=self.options.min_digits)
+        self._unread: list[_Piece] = []
+        # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
+        # (pieces holding it are read by the search), and a value tried by route after route asks again.
+        self._searched: set[str] = set()
+        # Values says_verbatim found in no text it looked in (not even inside a token), until a piece is seen:
+        # a question about one does not look in those texts again (Seen.may_hold).
+        self._said_nowhere: set[str] = set()
+        self._pieces = 0
+        # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
+        # Normalising lowers a token first, so lowered runs lose nothing.
+        self._said: set[str] = set()
+        # (text, in_strings, quotes, times asked): a text asked about often is cut into its runs once (see
+        # _said_as_runs), so a long conversation does not search its every text for every value
+        self._said_texts: list[list] = []
+        self._said_cut = False  # some texts are in _said as runs: "found nowhere" is no longer told
+        self._literals: set[str] = set()  # literals of non-ASCII JSON pieces seen verbatim (ASCII: see says)
+        self._collections: list[tuple[int, list, str | None]] = []  # (order, members, key): see Forms.collections
+        self._sorted_numbers: list[Decimal] | None = None
+        self._operands: dict[str, Decimal] | None = None
+        self._operands_spelled: dict[Decimal, str] | None = None
+        self._operand_values: dict[str, Decimal] = {}  # every operand's value, worked out once
+        self._scaled: tuple[int, set[int]] | bool | None = None  # see scaled_operands; False: none such
+        self._scaled_count = 0  # how many operands _scaled was worked out from
+        self._totals: Totals | None = None
+        self._wholes: set[str] | None = None
+        self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
+        # Every piece seen, as (text, document): the counts it states are read only if a multiple asks (§9.20)
+        self._count_sources: list[tuple[str, object]] = []
+        self._exempt_texts: list[str] = []  # the user's and the app's texts
+        self._offsets: set[int] = set()  # the date offsets they state (§9.19), read from the first _offsets_read
+        self._offsets_read = 0
+        self._counts: set[int] = set()
+        self._counted = 0  # how many of _count_sources _counts was read from
+        # scaled_operands' integers in ascending order, with what they were sorted from (sorted_scaled_operands)
+        self._sorted_scaled: tuple[tuple[int, int], list[int]] | None = None
+
+    # growing ------------------------------------------------------------------------------------------
+
+    def see_result(
+        self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None
+    ) -> None:
+        """A tool result: seen now, read when a question needs it (at once on the straightforward path)."""
+        examined = examine_result(text, self.options, is_error, arguments, document)
+        self._count_sources.append((text, None if examined.failed else examined.document))
+        if self.options.straightforward:
+            self.add(read_examined(examined, self.options))
+            return
+        seen = seen_of(examined)
+        self._keep(examined, seen)
+
+    def see_exempt(self, text: str) -> None:
+        """User text or a system prompt (§5.2)."""
+        self._count_sources.append((text, None))
+        self._exempt_texts.append(text)
+        if self.options.straightforward:
+            self.add(read_exempt(text, self.options))
+            return
+        self._keep(text, verbatim.see_text(text))
+
+    def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
+        self._unread.append(_Piece(self._next_order(), source, seen))
+        self._searched.clear()
+        self._said_nowhere.clear()
+        if seen.said is not None:
+            self._said |= seen.said
+        elif seen.said_text is not None:
+            self._said_texts.append([seen.said_text, seen.in_strings, seen.quotes, 0])
+        if seen.literals is not None:
+            self._literals |= seen.literals
+        seen.said = seen.literals = None  # merged: the piece keeps only what its search text is made from
+
+    def add(self, forms: Forms) -> None:
+        """Add forms read elsewhere, after every piece seen so far."""
+        self._add(forms, self._next_order())
+
+    def _next_order(self) -> int:
+        self._pieces += 1
+        return self._pieces
+
+    # reading ------------------------------------------------------------------------------------------
+
+    @property
+    def forms(self) -> Forms:
+        """Every form of everything seen, reading every piece not read yet."""
+        self._read(self._unread)
+        return self._forms
+
+    def forms_for(self, wanted: Iterable[str]) -> Forms:
+        """The forms read so far, after reading every piece that could hold one of wanted.
+
+        Exact for questions about wanted (and about no other form).
+        """
+        return self._forms_with([key for form in wanted for key in verbatim.keys(form)])
+
+    def look_for(self, wanted: Iterable[str]) -> None:
+        """Read every piece that could hold one of wanted, each unread piece searched once for all their keys
+        (one pattern, in C), where forms_for would search every piece again for each: an answer of a
+        thousand invented ids against a big result would read it a thousand times."""
+        keys = {key for form in wanted for key in verbatim.keys(form)} - self._searched
+        if not keys or not self._unread:
+            return
+        pattern = re.compile("|".join(map(re.escape, sorted(keys))))
+        numeric = any(verbatim.may_spell_number(key) for key in keys)
+        self._read([piece for piece in self._unread if piece.seen.may_hold_one(pattern, numeric)])
+        self._searched.update(keys)
+
+    def _forms_with(self, keys: list[str]) -> Forms:
+        """The forms read so far, after reading every piece whose search text holds one of keys."""
+        keys = [key for key in keys if key not in self._searched]
+        if keys and self._unread:
+            nowhere = self._said_nowhere.issuperset(keys)
+            self._read([p for p in self._unread if p.seen.may_hold(keys, nowhere)])
+            self._searched.update(keys)
+        return self._forms
+
+    def _read(self, pieces: list[_Piece]) -> None:
+        if not pieces:
+            return
+        if len(pieces) == len(self._unread):
+            self._unread = []  # pieces is always some of _unread, in order: here, all of it
+        else:
+            reading = {id(piece) for piece in pieces}
+            self._unread = [piece for piece in self._unread if id(piece) not in reading]
+        for piece in pieces:
+            if isinstance(piece.source, str):
+                self._add(read_exempt(piece.source, self.options), piece.order)
+            else:
+                self._add(read_examined(piece.source, self.options), piece.order)
+
+    def _read_numbers(self) -> None:
+        """Every collection of §9.7 and every operand but those in a JSON result's strings, reading of each
+        piece no more than that needs."""
+        for piece in self._unread:
+            if piece.numbers_read or isinstance(piece.source, str):
+                continue  # exempt text lends no operands (§5.2)
+            self._add(read_numbers(piece.source, self.options), piece.order)
+            piece.numbers_read = True
+
+    def _read_operands(self) -> None:
+        """Every operand of §9.7 and §9.18, the numbers in JSON results' strings too."""
+        self._read_numbers()
+        for piece in self._unread:
+            if not piece.strings_read and not isinstance(piece.source, str):
+                self._add(read_string_numbers(piece.source, self.options), piece.order)
+                piece.strings_read = True
+
+    def _add(self, forms: Forms, order: int) -> None:
+        mine = self._forms
+        mine.plain |= forms.plain
+        mine.unit |= forms.unit
+        mine.date |= forms.date
+        mine.component |= forms.component
+        if forms.pending:
+            mine.pending |= forms.pending
+            self._pending_text = None
+        if not forms.numbers <= mine.numbers:
+            mine.numbers |= forms.numbers
+            self._sorted_numbers = None
+        if not forms.operands <= mine.operands:
+            mine.operands |= forms.operands
+            self._operands = None
+        if forms.collections:
+            self._collections.extend((order, members, key) for members, key in forms.collections)
+            self._totals = None
+        mine.prose_iso |= forms.prose_iso
+        mine.month_days |= forms.month_days
+        if forms.wholes:
+            mine.wholes.extend(forms.wholes)
+            self._wholes = None
+
+    # questions ----------------------------------------------------------------------------------------
+
+    def says_verbatim(self, value: str) -> bool:
+        """True when a token read is value itself, so value is grounded plainly (§3.5) without reading.
+
+        False says nothing: the forms may still hold value.
+        """
+        literal = verbatim.is_canonical(value)  # a number literal of a JSON piece says it (§5.1)
+        if literal and value in self._literals:
+            return True
+        if "," in value or (not literal and not is_plainly_normal(value) and normalise_once(value) != value):
+            return False  # (a canonical number literal is normal: see is_canonical; most identifiers are plainly)
+        if not self.options.keep_words and _HAS_DIGIT.search(value) is None:
+            return False
+        if value in self._said:
+            return True
+        nowhere = not self._said_cut
+        cut = False
+        said = False
+        for entry in reversed(self._said_texts):  # an answer quotes its latest results most
+            text, in_strings, quotes, asked = entry
+            said = verbatim.says(text, value, in_strings, literal, quotes)
+            if said:
+                break
+            nowhere = nowhere and said is None
+            entry[3] = asked + 1
+            cut = cut or asked + 1 >= _ASKED_BEFORE_CUT
+        if cut:
+            self._said_as_runs()
+        elif nowhere and not said:
+            self._said_nowhere.add(value)
+        return bool(said)
+
+    def _said_as_runs(self) -> None:
+        """Cut the texts asked about _ASKED_BEFORE_CUT times into the runs they say (verbatim.said_runs), one
+        pass each: a set answers every later question at once, where a search reads the whole text again."""
+        keep = []
+        for entry in self._said_texts:
+            text, in_strings, _quotes, asked = entry
+            if asked < _ASKED_BEFORE_CUT:
+                keep.append(entry)
+                continue
+            said, literals = verbatim.said_runs(text, in_strings)
+            self._said |= said
+            self._literals |= literals
+        self._said_texts = keep
+        self._said_cut = True
+        self._said_nowhere.clear()
+
+    def is_plain(self, value: str) -> bool:
+        """True when value, or another lookup form of it, is indexed plainly (§3.5)."""
+        return self.says_verbatim(value) or self.is_read_plainly(value)
+
+    def is_read_plainly(self, value: str) -> bool:
+        """is_plain, once says_verbatim has said False."""
+        wanted = lookup_forms(value)
+        plain = self.forms_for(wanted).plain
+        return any(form in plain for form in wanted)
+
+    def reading_of(self, wanted: tuple[str, ...]) -> str | None:
+        """The first §9 reading holding one of wanted: unit, then date part, then component."""
+        forms = self.forms_for(wanted)
+        for via, held in (("unit", forms.unit), ("date-part", forms.date)):
+            if any(form in held for form in wanted):
+                return via
+        return "component" if self.has_component(wanted) else None
+
+    def has_prose_date(self, iso: str) -> bool:
+        """True when a prose date with a year was read as the ISO date iso (§9.10)."""
+        return iso in self.forms_for((iso,)).prose_iso
+
+    def has_prose_month_day(self, iso: str) -> bool:
+        """True when a prose date without a year was read with iso's month and day (§9.10)."""
+        month = int(iso[5:7])
+        if not 1 <= month <= 12:
+            return False
+        return iso[5:] in self._forms_with([verbatim.month_key(month)]).month_days
+
+    def components(self) -> set[str]:
+        """Component forms of everything read (worked out the first time an answer needs them)."""
+        return self.forms.resolve()
+
+    def has_component(self, wanted: tuple[str, ...]) -> bool:
+        """True when one of wanted is a component of something read (§9.4).
+
+        Only identifiers that could hold one are worked out: every component
+        form is spelled inside its identifier (see verbatim.search_text).
+        """
+        forms = self.forms_for(wanted)
+        held = forms.component
+        if any(form in held for form in wanted):
+            return True
+        if not forms.pending:
+            return False
+        if self._pending_text is None:
+            self._pending_text = verbatim.key("\n".join(forms.pending))
+        keys = [verbatim.key(form) for form in wanted]
+        if not any(key in self._pending_text for key in keys):
+            return False
+        holding = [value for value in forms.pending if any(key in verbatim.key(value) for key in keys)]
+        for value in holding:
+            held.update(components_of(value, forms.min_digits))
+        forms.pending.difference_update(holding)
+        self._pending_text = None
+        return any(form in held for form in wanted)
+
+    def has_number(self, magnitude: Decimal) -> bool:
+        """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
+        spelled = spell(magnitude)
+        return spelled in self.forms_for((spelled,)).numbers
+
+    def has_number_rounding_to(self, magnitude: Decimal, decimals: int) -> bool:
+        """True when an indexed number rounds to magnitude at that many decimals (§9.3).
+
+        Such a number, cut to those decimals, is magnitude or one step below,
+        so its spelling starts with one of theirs. One below magnitude has more
+        decimals than that step, so it starts with the step written out to them
+        (``3580.0`` for 3580.05 to 3580.09…, where ``3580`` would be found in many texts).
+        """
+        half = Decimal(5).scaleb(-(decimals + 1))
+        if decimals < 0 or magnitude.normalize().as_tuple().exponent < -decimals:  # (< 0: $577B, to the billion)
+            return self.has_number_near(magnitude - half, magnitude + half)  # more decimals than written
+        below = magnitude - Decimal(1).scaleb(-decimals)
+        self.forms_for([spell(magnitude)] + ([format(below, f".{decimals}f")] if below >= 0 else []))
+        return self._number_between(magnitude - half, magnitude + half)
+
+    def has_number_near(self, low: Decimal, high: Decimal) -> bool:
+        """True when an indexed number lies in [low, high] (any may: every piece is read)."""
+        self._read(self._unread)
+        return self._number_between(low, high)
+
+    def _number_between(self, low: Decimal, high: Decimal) -> bool:
+        if self._sorted_numbers is None:
+            self._sorted_numbers = sorted(Decimal(n) for n in self._forms.numbers)
+        numbers = self._sorted_numbers
+        at = bisect.bisect_left(numbers, low)
+        return at < len(numbers) and numbers[at] <= high
+
+    def operand_values(self) -> dict[str, Decimal]:
+        """Every operand of §9.7 by spelling, in no particular order (each value worked out once)."""
+        self._read_operands()
+        values = self._operand_values
+        if len(values) != len(self._forms.operands):  # the operands only grow, and values holds some of them
+            new = self._forms.operands - values.keys()
+            values.update(zip(new, map(Decimal, new)))
+            self._operands = self._operands_spelled = None
+        return values
+
+    def scaled_operands(self) -> tuple[int, set[int]] | None:
+        """(places, every operand times 10**places as an integer), places being the most decimals an operand
+        is written with: sums, differences and multiples of operands are then told with integers, which hash
+        cheaply (hashing a Decimal with decimals costs a modular power). None when an operand is too long
+        for Decimal arithmetic, which rounds past 28 digits, to agree with integers."""
+        self._read_operands()
+        spellings = self._forms.operands
+        if self._scaled is None or self._scaled_count != len(spellings):  # operands only grow
+            self._scaled = _scaled(spellings) or False
+            self._scaled_count = len(spellings)
+        return self._scaled or None
+
+    def sorted_scaled_operands(self) -> tuple[int, list[int]] | None:
+        """scaled_operands, the integers in ascending order (the chance of a formula is counted in a range)."""
+        scaled = self.scaled_operands()
+        if scaled is None:
+            return None
+        places, integers = scaled
+        key = (places, len(integers))  # the integers only grow while places stays
+        if self._sorted_scaled is None or self._sorted_scaled[0] != key:
+            self._sorted_scaled = (key, sorted(integers))
+        return places, self._sorted_scaled[1]
+
+    def stated_offsets(self) -> set[int]:
+        """The day offsets the user's and the app's texts state (§9.19), each text read once."""
+        if self._offsets_read < len(self._exempt_texts):
+            for text in self._exempt_texts[self._offsets_read :]:
+                self._offsets |= date_offsets.stated_offsets(text)
+            self._offsets_read = len(self._exempt_texts)
+        return self._offsets
+
+    def stated_counts(self) -> set[int]:
+        """The counts 2–12 stated by everything seen (§9.20), tool results and exempt text alike."""
+        sources = self._count_sources
+        if self._counted < len(sources):
+            for text, document in sources[self._counted :]:
+                self._counts |= counts.counts_in_text(text)
+                if isinstance(document, (dict, list)):
+                    self._counts |= counts.counts_in_document(document)
+            self._counted = len(sources)
+        return self._counts
+
+    def operands(self) -> dict[str, Decimal]:
+        """Operands of §9.7 by spelling, in a stable order: by value, then by spelling."""
+        values = self.operand_values()
+        if self._operands is None:
+            self._operands = {spelling: value for value, spelling in sorted(zip(values.values(), values))}
+        return self._operands
+
+    def operands_spelled(self) -> dict[Decimal, str]:
+        """The operands spelled as the index spells numbers, by value (``007`` is read as 7, but 7 is not
+        spelled ``007``)."""
+        values = self.operand_values()
+        if self._operands_spelled is None:
+            # a canonical spelling (no zero padding, no trailing zeros) is the one the index spells its value,
+            # and a value has only one: so the rest are dropped and each value keeps the spelling left
+            canonical = values.keys() - set(verbatim.not_canonical(values))
+            self._operands_spelled = dict(zip(map(values.__getitem__, canonical), canonical))
+        return self._operands_spelled
+
+    def total_formula(self, magnitude: Decimal) -> str | None:
+        """The formula of the first collection read whose total (§9.7) is magnitude, or None."""
+        self._read_numbers()
+        if self._totals is None:
+            in_order = sorted(self._collections, key=lambda entry: entry[0])
+            self._totals = Totals([(members, key) for _, members, key in in_order])
+        return self._totals.formula(magnitude)
+
+    def wholes(self) -> set[str]:
+        """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
+        forms = self.forms
+        if self._wholes is None:
+            self._wholes = {
+                normalise(whole)
+                for joined in forms.wholes
+                for whole in joined.split(_WHOLE_SEPARATOR)
+                if _HAS_DIGIT.search(whole)
+            }
+        return self._wholes
+
+    def is_any_form(self, value: str) -> bool:
+        """True when value is indexed by any route (plainly or by a §9 reading)."""
+        forms = self.forms_for((value,))
+        return (
+            value in forms.plain
+            or value in forms.unit
+            or value in forms.date
+            or value in forms.prose_iso
+            or self.has_component((value,))
+        )
+
+
+MULTIPLES = range(2, 13)  # the whole multiples §9.7 tries
+
+
+def may_combine(magnitude: Decimal, scaled: tuple[int, set[int]] | None) -> tuple[bool, bool, bool]:
+    """Whether magnitude may be a sum, a difference, a multiple of operands: told in C over integers (most
+    values asked about are none), before the ordered search that picks the formula to show."""
+    if scaled is None or len(magnitude.as_tuple().digits) > SCALED_LENGTH:
+        return True, True, True  # too long to tell with integers: search
+    places, operands = scaled
+    target = magnitude.scaleb(places)
+    if target != target.to_integral_value():
+        return False, False, False  # more decimals than any operand: no sum, difference or multiple of them
+    m = int(target)
+    if m >= SCALED_LIMIT:
+        return True, True, True
+    return (
+        not operands.isdisjoint(map(m.__sub__, operands)),
+        not operands.isdisjoint(map(m.__add__, operands)),
+        any(m % k == 0 and m // k in operands for k in MULTIPLES),  # (the counts stated are read if one is)
+    )

@@ -1,0 +1,206 @@
+"""What one evidence token grounds, computed once per distinct token (SPEC §3.5, §9.1, §9.2, §9.4).
+
+A tool result repeats its keys, words and ids many times, and a corpus
+repeats them across conversations: each distinct token is read once and its
+reading reused. The reading is a plain tuple, so merging thousands of them
+into an index is a few calls into C.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from grounding.core.text.dates import date_parts, duration_as_clock
+from grounding.core.text.normalise import (
+    ASCII_LETTERS,
+    LEADING_MARKS,
+    canonical,
+    is_number,
+    lookup_forms,
+    magnitudes,
+    normalise,
+    normalise_once,
+    spell_number,
+)
+from grounding.core.text.tokens import split_run
+from grounding.core.text.units import number_with_words, split_unit
+from grounding.core.text.values import classify
+
+_JOINER_RUN = re.compile(r"[_\-./:#]+")
+_HAS_DIGIT = re.compile(r"\d")
+_MERIDIEM_TAIL = re.compile(r"\d\s*[ap]\.?m\.?$", re.IGNORECASE)
+_NUMBER_LEAD = frozenset("0123456789-")
+_PLAIN_DIGITS = re.compile(r"[0-9]+")
+_LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
+_DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
+_TAILS = 8  # runs of parts ending an identifier that are read as its components (§9.4)
+_CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
+# What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips
+# and signs, digits and points, then at most a unit or words. A date, a time, an id or a version fails it in C, and a
+# tool's strings hold many (§9.18 reads their numbers); a run that passes is still read in full.
+_PLAIN_NUMBERS = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$", re.MULTILINE)  # of runs joined by newlines
+MAY_BE_NUMBER = re.compile(r"[-+$#@'\"`(\[{<]*[0-9][0-9.]*+(?:[-/]?[A-Za-z]++)*+[.;:!?%'\"`)\]}>+]*+")
+
+
+class TokenReading(NamedTuple):
+    plain: tuple[str, ...]
+    unit: tuple[str, ...]
+    date: tuple[str, ...]
+    component: tuple[str, ...]  # the token itself when it has joiners: its components are read on demand
+    numbers: tuple[str, ...]  # canonical spellings of the absolute values of its numbers (with a unit or not)
+    meridiem: bool  # "7am": a 12-hour time may be written here
+
+
+class TokenReader:
+    """Reads tokens for one digit bar and word policy, remembering each distinct token's reading."""
+
+    def __init__(self, min_digits: int, keep_words: bool, *, cache: bool = True) -> None:
+        self.min_digits = min_digits
+        self.keep_words = keep_words
+        self.cache = cache  # off on the straightforward path the benchmark compares against
+        self._cache: dict[str, TokenReading | bool] = {}
+
+    def readings(self, runs: set[str]) -> list[TokenReading]:
+        """The readings of the distinct token runs of a text (runs that ground nothing are dropped)."""
+        if not self.cache:
+            return [reading for reading in map(self._read_run, runs) if reading]
+        cache = self._cache
+        found = list(map(cache.get, runs))
+        if None in found:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            for run in runs:
+                if run not in cache:
+                    cache[run] = self._read_run(run) or False
+            found = list(map(cache.get, runs))
+        return [reading for reading in found if reading]
+
+    def numbers(self, runs: set[str]) -> set[str]:
+        """The numbers of the distinct token runs of a text: each run's TokenReading.numbers, without working
+        out the rest of a reading (derived values need numbers only; a tool's strings hold many, §9.18).
+
+        A run beginning with a letter holds none (normalising drops no letter), unless a comma splits it;
+        plain numbers (most of the rest) are spelled all at once; only a run with a comma or shaped like a
+        number with a unit is read token by token.
+        """
+        found: set[str] = set()
+        candidates = set()
+        for run in runs:
+            if "," in run:
+                if run[-1] != "," or "," in run[:-1]:
+                    found |= self._numbers_of_run(run)
+                    continue
+                run = run[:-1]  # "23502.02," in a list written out: one token
+            if run and run[0] not in ASCII_LETTERS:
+                candidates.add(run)
+        plain = _PLAIN_NUMBERS.findall("\n".join(candidates))  # told in one pass, not one call a run
+        found.update(magnitudes(plain))
+        for run in candidates.difference(plain):
+            if MAY_BE_NUMBER.fullmatch(run) if run.isascii() else _may_begin_number(run):
+                found |= self._numbers_of_run(run)
+        return found
+
+    def _numbers_of_run(self, run: str) -> set[str]:
+        found = set()
+        for token in split_run(run):
+            value = self._value(token)
+            if value is not None:
+                number = _as_number(value)
+                if number is not None:
+                    found.add(number[0])
+        return found
+
+    def _value(self, raw: str) -> str | None:
+        """A token normalised, or None when it grounds nothing (empty, or no digit where words do not count)."""
+        value = normalise_once(raw)  # readings are kept per distinct run: normalise's memo would mostly miss
+        return value if value and (self.keep_words or _HAS_DIGIT.search(value)) else None
+
+    def _read_run(self, run: str) -> TokenReading | None:
+        if "," not in run:
+            return self._read_token(run)
+        present = [reading for reading in map(self._read_token, split_run(run)) if reading]
+        if len(present) <= 1:
+            return present[0] if present else None
+        return TokenReading(*(tuple(item for r in present for item in r[field]) for field in range(5)),
+                            any(r.meridiem for r in present))
+
+    def _read_token(self, raw: str) -> TokenReading | None:
+        value = self._value(raw)
+        if value is None:
+            return None
+        plain = lookup_forms(value)
+        # Cheap character tests first: most tokens are plain numbers or ids with no §9 reading at all.
+        meridiem = value[-1] in "m." and _MERIDIEM_TAIL.search(value) is not None
+        number = _as_number(value)
+        if number is not None:
+            magnitude, without_unit = number
+            unit = lookup_forms(without_unit) if without_unit is not None else ()
+            return TokenReading(plain, unit, (), (), (magnitude,), meridiem)
+        if ":" in value or "-" in value:
+            parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
+            if parts:
+                return TokenReading(plain, (), parts, (), (), meridiem)
+        if value[-1] == "m" and "h" in value:
+            clock = duration_as_clock(value)  # 5h59m grounds 05:59, as 05:59 grounds 5h59m
+            if clock is not None:
+                return TokenReading(plain, (), tuple(set(date_parts(clock))) + (clock,), (), (), meridiem)
+        # Components are worked out only if an answer needs them (most values are found plainly).
+        pending = (value,) if _JOINER_RUN.search(value) else ()
+        return TokenReading(plain, (), (), pending, (), meridiem)
+
+
+
+def _may_begin_number(run: str) -> bool:
+    """False when a token without a comma is surely no number: a number, once normalised, begins with a
+    digit or a minus sign, and normalising drops only leading marks before it."""
+    first = run.lstrip(LEADING_MARKS)[:1]
+    return first == "-" or first.isdecimal()
+
+
+def _as_number(value: str) -> tuple[str, str | None] | None:
+    """A normalised token read as a number: its magnitude as the index spells it, and the number spelled
+    without its unit when it has one (``16384mb``); None when it is no number."""
+    if value[0] not in _NUMBER_LEAD:
+        return None
+    if is_number(value):
+        return canonical(value).lstrip("-"), None
+    number = split_unit(value) or number_with_words(value)
+    if number is None:
+        return None
+    spelled = spell_number(number)
+    return canonical(spelled).lstrip("-"), spelled
+
+
+@lru_cache(maxsize=1 << 15)
+def components_of(value: str, min_digits: int) -> tuple[str, ...]:
+    """Parts of an identifier that are values themselves, and every run of parts ending it (§9.4).
+
+    >>> sorted(set(components_of("gift_card_5086243", 4)))
+    ['5086243', 'card_5086243']
+    """
+    joiners = list(_JOINER_RUN.finditer(value))
+    if not joiners:
+        return ()
+    parts = {piece for piece in _JOINER_RUN.split(value) if piece}
+    # the runs of parts ending it, from its last joiners only: a blob (a base64 image) has thousands, and
+    # every tail of it would be a copy of most of it (a value in it is still found among its parts)
+    parts.update(value[joiner.end() :] for joiner in joiners[-_TAILS:] if joiner.end() < len(value))
+    found: list[str] = []
+    for part in parts:
+        if not _HAS_DIGIT.search(part):
+            continue  # a value needs a digit (no shapes apply to components)
+        if _PLAIN_DIGITS.fullmatch(part):
+            if len(part) >= min_digits:  # zero padding counts as written
+                found.extend(lookup_forms(spell_number(part)))
+        elif _LETTER_LED.fullmatch(part):
+            if len(part) >= 4:  # an identifier: led by a letter, never a number, range or ratio
+                found.append(part)
+        else:
+            spelled = normalise(part)
+            classified = classify(spelled, min_digits)
+            if classified is not None:
+                found.extend(lookup_forms(spelled))
+                found.extend(lookup_forms(classified.value))
+    return tuple(found)

@@ -1,0 +1,246 @@
+"""Why each value of an answer is grounded — where it was read — or why not: the nearest read values.
+
+A reviewer needs to tell a typo from an invention: ``0xef0101 — not found;
+nearest: 0xef0101ab in item 3 at /note``. Explaining re-reads the items of one
+conversation one by one, so it costs nothing when it is not asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from grounding.core.answer.candidates import read_answer
+from grounding.core.evidence.reading import Forms, ReadOptions, read_exempt, read_tool_result
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.json_exact import NotJson, looks_like_json, parse
+from grounding.model import Conversation, Item, Kind
+from grounding.core.text.normalise import is_number, lookup_forms, normalise
+from grounding.core.settings import Settings
+from grounding.core.text.tokens import token_texts
+from grounding.core.text.values import shown_shape
+from grounding.verdict import Status, Verdict
+
+_ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
+_NEAREST = 3
+
+
+@dataclass
+class Explanation:
+    value: str
+    shape: str
+    text: str
+    status: str  # "grounded", "unsupported", "example", or the via of a §9 route
+    sources: list[str] = field(default_factory=list)  # where it was read: "line 4, item 3 (tool result) at /note"
+    detail: str | None = None  # formula or matched form
+    nearest: list[str] = field(default_factory=list)  # for an unsupported value: close read values and where
+    typed_in_calls: list[str] = field(default_factory=list)  # an unsupported value the model passed to a tool
+
+    def as_json(self) -> dict:
+        entry = {"value": self.value, "shape": self.shape, "text": self.text, "status": self.status,
+                 "sources": self.sources}
+        if self.detail:
+            entry["detail"] = self.detail
+        if self.status == "unsupported":
+            entry["nearest"] = self.nearest
+            if self.typed_in_calls:
+                entry["only_in_call_arguments"] = self.typed_in_calls
+        return entry
+
+    def line(self) -> str:
+        if self.status == "unsupported":
+            near = f"; nearest: {', '.join(self.nearest)}" if self.nearest else "; nothing close was read"
+            typed = (f"; it appears only in the model's own call arguments: {', '.join(self.typed_in_calls)}"
+                     if self.typed_in_calls else "")
+            return f"{self.text} ({shown_shape(self.value, self.shape)}) — not found{typed}{near}"
+        how = self.status + (f" ({self.detail})" if self.detail else "")
+        return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or 'computed'}"
+
+
+def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, settings: Settings) -> list[Explanation]:
+    """One explanation per candidate of answer number turn of the conversation.
+
+    An answer that was not judged for evidence (contract unmet, truncated, refused, unjudgeable) has none:
+    its status and reason say why.
+    """
+    if verdict.status not in (Status.GROUNDED, Status.DERIVED, Status.FLAGGED):
+        return []
+    options = ReadOptions(settings.min_digits, keep_words=True)
+    read: list[tuple[int, Item, Forms]] = []
+    line = conversation.line
+    answer_text = None
+    answers_seen = 0
+    for position, item in enumerate(conversation.items):
+        if item.kind is Kind.ANSWER:
+            if answers_seen == turn:
+                answer_text = item.text
+                break
+            answers_seen += 1
+        elif item.kind is Kind.EVIDENCE:
+            forms = read_tool_result(item.text, options, is_error=item.is_error, arguments=item.call_arguments,
+                                     document=item.document)
+            read.append((position, _located(item, line), forms))
+        elif item.kind is Kind.EXEMPT:
+            read.append((position, _located(item, line), read_exempt(item.text, options)))
+    if answer_text is None:
+        return []
+    routes = {f.value: f for f in verdict.grounded_via}
+    unsupported = {f.value for f in verdict.unsupported}
+    examples = {f.value for f in verdict.examples}
+    explained = []
+    for candidate in read_answer(answer_text, settings).candidates:
+        finding = routes.get(candidate.value)
+        if candidate.value in unsupported:
+            explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "unsupported",
+                                         nearest=_nearest(candidate.value, read),
+                                         typed_in_calls=_in_call_arguments(candidate.value, read)))
+        elif candidate.value in examples:
+            explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "example"))
+        else:
+            status = finding.via if finding else "grounded"
+            detail = (finding.formula or finding.matched) if finding else None
+            explained.append(Explanation(candidate.value, candidate.shape, candidate.text, status,
+                                         _sources(candidate.value, status, detail, read), detail))
+    return explained
+
+
+def _located(item: Item, line: int) -> Item:
+    """The item with the file line it was read from (a conversation of one record: that record's line)."""
+    return item if item.line else replace(item, line=line)
+
+
+def _in_call_arguments(value: str, read: list[tuple[int, Item, Forms]]) -> list[str]:
+    """Where the model itself passed value to a tool: the call whose result is item, and the argument."""
+    wanted = set(lookup_forms(value))
+    found = []
+    for position, item, _forms in read:
+        if item.kind is not Kind.EVIDENCE or not item.call_arguments:
+            continue
+        argument = _argument_carrying(item.call_arguments, wanted)
+        if argument is not None:
+            call = f"the call of {item.tool}" if item.tool else "a tool call"
+            named = f", argument {argument}" if argument else ""
+            found.append(f"{call} answered at line {item.line}, item {position}{named}")
+    return found[:3]
+
+
+def _argument_carrying(arguments: str, wanted: set[str]) -> str | None:
+    """The name (JSON pointer) of the argument that carries a wanted form, "" when the arguments are not
+    JSON but carry it, None when they do not."""
+    try:
+        document = parse(arguments) if looks_like_json(arguments) else None
+    except NotJson:
+        document = None
+    if isinstance(document, (dict, list)):
+        pointer = _pointer(replace(Item(Kind.EVIDENCE, ""), document=document), wanted)
+        return None if pointer is None else pointer.removesuffix(" (key)")
+    return "" if any(_carries(token, wanted) for token in token_texts(arguments)) else None
+
+
+def _sources(value: str, via: str, detail: str | None, read: list[tuple[int, Item, Forms]]) -> list[str]:
+    wanted = set(lookup_forms(value))
+    if detail and via in ("masked", "composite"):
+        wanted |= {part.strip() for part in detail.replace("+", "/").split("/")} if via == "composite" else {detail}
+    found = []
+    for position, item, forms in read:
+        forms.resolve()
+        held = getattr(forms, _ROUTE_SETS.get(via, "plain"))
+        if via in ("sign", "rounded") and is_number(value):
+            hit = _number_near(value, forms)
+        else:
+            hit = bool(wanted & held) or bool(wanted & forms.plain)
+        if hit:
+            found.append(_where(position, item, wanted))
+        if len(found) >= 3:
+            break
+    return found
+
+
+def _number_near(value: str, forms: Forms) -> bool:
+    magnitude = abs(Decimal(value))
+    index = EvidenceIndex()
+    index.add(forms)
+    return index.has_number(magnitude) or index.has_number_near(magnitude - 1, magnitude + 1)
+
+
+def _where(position: int, item: Item, wanted: set[str]) -> str:
+    if item.kind is Kind.EVIDENCE:
+        kind = f"tool result of {item.tool}" if item.tool else "tool result"
+    else:
+        kind = "exempt: user or system text"
+    pointer = _pointer(item, wanted) if item.kind is Kind.EVIDENCE else None
+    return f"line {item.line}, item {position} ({kind})" + (f" at {pointer}" if pointer else "")
+
+
+def _pointer(item: Item, wanted: set[str]) -> str | None:
+    """The JSON pointer of the key or leaf of a tool result that carries one of the wanted forms."""
+    document = item.document
+    if not isinstance(document, (dict, list)):
+        if not looks_like_json(item.text):
+            return None
+        try:
+            document = parse(item.text)
+        except NotJson:
+            return None
+    stack: list[tuple[str, object]] = [("", document)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                child_path = f"{path}/{_escape(str(key))}"
+                if _carries(str(key), wanted):
+                    return child_path + " (key)"
+                stack.append((child_path, child))
+        elif isinstance(node, list):
+            stack.extend((f"{path}/{i}", child) for i, child in reversed(list(enumerate(node))))
+        elif _carries(str(node), wanted):
+            return path or "/"
+    return None
+
+
+def _carries(text: str, wanted: set[str]) -> bool:
+    """True when text, or one of its tokens, is a wanted form, or ends with one after a joiner
+    (``certificate_7504069``), or starts with one (a date's year, a time's hour and minute)."""
+    if normalise(text) in wanted:
+        return True
+    endings = tuple(joiner + form for form in wanted for joiner in "_-./:#")
+    for token in token_texts(text):
+        value = normalise(token)
+        if not wanted.isdisjoint(lookup_forms(value)) or value.endswith(endings) or any(value.startswith(form) for form in wanted if len(form) >= 4):
+            return True
+    return False
+
+
+def _escape(segment: str) -> str:
+    return segment.replace("~", "~0").replace("/", "~1")
+
+
+def _nearest(value: str, read: list[tuple[int, Item, Forms]]) -> list[str]:
+    """Read values of the same kind within a small edit distance: a typo, or a neighbour of an invention."""
+    numeric = is_number(value)
+    limit = max(2, len(value) // 4)
+    scored: list[tuple[int, str, int, Item]] = []
+    seen: set[str] = set()
+    for position, item, forms in read:
+        for form in forms.plain | forms.resolve():
+            if form in seen or is_number(form) != numeric or abs(len(form) - len(value)) > limit:
+                continue
+            seen.add(form)
+            distance = _distance(value, form, limit)
+            if distance <= limit:
+                scored.append((distance, form, position, item))
+    scored.sort(key=lambda entry: (entry[0], entry[1]))
+    return [f"{form} (distance {d}) in {_where(p, item, {form})}" for d, form, p, item in scored[:_NEAREST]]
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, giving up (limit + 1) once it must exceed limit."""
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]

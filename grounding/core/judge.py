@@ -1,0 +1,213 @@
+"""Judge one final answer against the index read before it (SPEC §7.1).
+
+Each candidate is tried route by route; the first that holds decides and is
+the ``via`` the report shows. A value grounded plainly has no ``via``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import regex
+
+from grounding.core.answer import arithmetic, examples, masks
+from grounding.core.text import date_offsets
+from grounding.core.answer.candidates import Answer, Candidate, read_answer
+from grounding.core.evidence.derive import BOUND_NOTE, find_formula
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise
+from grounding.core.settings import Settings
+from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, classify, range_ends
+from grounding.verdict import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
+
+_ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
+_YEARS = range(1900, 2101)
+
+
+def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
+    """Judge one final answer against the evidence read before it."""
+    answer = read_answer(text, settings)
+    work, written_as_examples = None, None  # made for the first value not said verbatim (most answers have none)
+    unsupported, grounded_via, example_values = [], [], []
+    # route 1 at its cheapest (most values are copied): grounded plainly
+    pending = [candidate for candidate in answer.candidates if not index.says_verbatim(candidate.value)]
+    if len(pending) >= _LOOKED_FOR_TOGETHER:  # many values said nowhere: each piece searched once for them all
+        index.look_for([form for candidate in pending for form in lookup_forms(candidate.value)])
+    for candidate in pending:
+        if written_as_examples is None:
+            work = arithmetic.Computations(answer, index, settings) if settings.derived else None
+            written_as_examples = examples.Examples(answer)
+        finding = _route(candidate, answer, index, settings, work, written_as_examples)
+        if finding is None:
+            continue  # grounded plainly
+        if finding.via == "example":
+            example_values.append(Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at))
+        elif finding.via is None:
+            unsupported.append(finding)
+        else:
+            grounded_via.append(finding)
+    if unsupported:
+        status = FLAGGED
+    elif any(finding.via in COMPUTED_VIA for finding in grounded_via):
+        status = DERIVED
+    else:
+        status = GROUNDED
+    return Verdict(status, len(answer.candidates), tuple(unsupported), tuple(grounded_via), tuple(example_values))
+
+
+def _route(
+    candidate: Candidate,
+    answer: Answer,
+    index: EvidenceIndex,
+    settings: Settings,
+    work: arithmetic.Computations | None,
+    written_as_examples: examples.Examples,
+) -> Finding | None:
+    """None when grounded plainly; a Finding with via, or without one when unsupported (the value is not
+    said verbatim: judge_answer asked)."""
+    if index.is_read_plainly(candidate.value):
+        return None
+    via = reading_of(candidate.value, index) or _by_number(candidate, index) or _by_range(candidate, index)
+    if via is None:
+        via, matched = _by_prose_date(candidate.value, index)
+        if via is None:
+            via, matched = masks.masked_match(candidate, answer, index)
+        if via is None:
+            via, matched = _by_composite(candidate, index, settings)
+        if via is not None:
+            return _found(candidate, via, matched=matched)
+        formula = _by_computation(candidate, answer, index, work) or _by_date_offset(candidate, answer, index, work)
+        if formula is not None:
+            return _found(candidate, *formula)
+        if written_as_examples.is_example(candidate, index):
+            return _found(candidate, "example")
+        bounded = work is not None and candidate.kind is NUMBER and magnitude_of(candidate.value) in work.bounded
+        return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at,
+                       note=BOUND_NOTE if bounded else None)
+    return _found(candidate, via)
+
+
+def _found(candidate: Candidate, via: str, formula: str | None = None, matched: str | None = None) -> Finding:
+    if via in COMPUTED_VIA:
+        return Finding(candidate.value, candidate.shape, candidate.text, via, formula=formula, at=candidate.at)
+    return Finding(candidate.value, candidate.shape, candidate.text, via, matched=matched, at=candidate.at)
+
+
+def is_plain(value: str, index: EvidenceIndex) -> bool:
+    """Route 1: a lookup form indexed plainly."""
+    return index.is_plain(value)
+
+
+def reading_of(value: str, index: EvidenceIndex) -> str | None:
+    """Route 2: the best §9 reading among the value's forms: unit, then date part, then component."""
+    return index.reading_of(lookup_forms(value))
+
+
+def magnitude_of(value: str) -> Decimal:
+    return abs(Decimal(canonical(value)))
+
+
+def _by_number(candidate: Candidate, index: EvidenceIndex) -> str | None:
+    """Routes 3 and 4: sign, then rounding (numbers only)."""
+    if candidate.kind is not NUMBER:
+        return None
+    magnitude = magnitude_of(candidate.value)
+    if index.has_number(magnitude):
+        return "sign"
+    if index.has_number_rounding_to(magnitude, decimals_written(candidate.text)):
+        return "rounded"
+    return None
+
+
+def _by_range(candidate: Candidate, index: EvidenceIndex) -> str | None:
+    """Route 5: both ends of a range grounded plainly, by a reading, or by sign (§9.8)."""
+    if candidate.kind is not RANGE:
+        return None
+    ends = range_ends(candidate.value)
+    if ends and all(_end_grounded(normalise(end), index) for end in ends):
+        return "range"
+    return None
+
+
+def _end_grounded(end: str, index: EvidenceIndex) -> bool:
+    if is_plain(end, index) or reading_of(end, index) is not None:
+        return True
+    return is_number(end) and index.has_number(magnitude_of(end))  # a time or a date has no sign (§9.15)
+
+
+def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | None]:
+    """Route 6: an ISO date grounded by a prose date read before it (§9.10)."""
+    match = _ISO_DATE.fullmatch(value)
+    if match is None:
+        return None, None
+    if index.has_prose_date(value):
+        return "prose-date", None
+    if index.has_prose_month_day(value) and index.is_any_form(match.group(1)):
+        return "prose-date", f"{value[5:]} (prose) + {match.group(1)}"
+    return None, None
+
+
+def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings) -> tuple[str | None, str | None]:
+    """Route 8: every ``+``/``/`` part of an identifier is a grounded value (§9.13)."""
+    if candidate.kind is not IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
+        return None, None
+    parts = COMPOSITE_JOINER.split(candidate.value)
+    if len(parts) < 2 or not all(parts):
+        return None, None
+    values = []  # every part that is no value fails the route: told before any is looked up (lookups read)
+    for part in parts:
+        value = normalise(part)
+        if settings.is_exempt(value):
+            continue
+        classified = classify(value, settings.min_digits, settings)
+        if classified is None:
+            return None, None
+        values.append((classified, part))
+    for classified, part in values:
+        if not grounded_by_early_routes(classified.value, classified.kind, part, index):
+            return None, None
+    joiner = " + " if "+" in candidate.value else " / "
+    return "composite", joiner.join(parts)
+
+
+def grounded_by_early_routes(value: str, kind: Kind, text: str, index: EvidenceIndex) -> bool:
+    """Routes 1–5 for a bare value (composite parts, §9.13)."""
+    probe = Candidate(value, "", kind, text)
+    if is_plain(value, index) or reading_of(value, index) is not None:
+        return True
+    return _by_number(probe, index) is not None or _by_range(probe, index) is not None
+
+
+def _by_computation(
+    candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
+) -> tuple[str, str] | None:
+    """Routes 9 and 10: a computation the answer writes, then a formula over operands."""
+    if work is None or candidate.kind is not NUMBER or masks.all_masked(candidate, answer):
+        return None
+    magnitude = magnitude_of(candidate.value)
+    stated = work.stated(magnitude)
+    if stated is not None:
+        return stated
+    if work.is_refuted(magnitude) or reads_as_year(candidate):
+        return None
+    formula = find_formula(magnitude, index, work.named, work.bounded)
+    return None if formula is None else ("derived", formula)
+
+
+def reads_as_year(candidate: Candidate) -> bool:
+    """A number written as four bare digits from 1900 to 2100: a year, which arithmetic never explains
+    (§9.20: ``1962 = 1974 - 12`` is a coincidence, not a reading). ``$2,000`` and ``2000.5`` are amounts."""
+    return len(candidate.text) == 4 and candidate.text.isdigit() and int(candidate.text) in _YEARS
+
+
+def _by_date_offset(
+    candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
+) -> tuple[str, str] | None:
+    """Route 11: a date that is an offset the answer or the user's text states from a date read or exempt
+    ("the day after", "in 3 days", §9.19)."""
+    if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
+        return None
+    offsets = work.stated_offsets | index.stated_offsets()
+    formula = date_offsets.find_offset(candidate.value, offsets, index.is_any_form)
+    return None if formula is None else ("date-offset", formula)

@@ -1,0 +1,134 @@
+"""What a run may change: declared shapes, exemptions, the digit bar, §9 switches (SPEC §6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from grounding.errors import OptionError, PatternTimeout
+from grounding.core.text.normalise import lookup_forms, normalise
+from grounding.rules import ALL_CODES
+
+# A user pattern gets this long per token; a catastrophic one ends the run with a clear error.
+PATTERN_TIMEOUT_SECONDS = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A user regex, anchored to a whole normalised value and matched ignoring case."""
+
+    option: str  # "--shape box" or "--exempt-regex": named in errors
+    source: str
+    compiled: regex.Pattern[str]
+
+    def matches(self, value: str) -> bool:
+        try:
+            return self.compiled.fullmatch(value, timeout=PATTERN_TIMEOUT_SECONDS) is not None
+        except TimeoutError:
+            raise PatternTimeout(
+                f"{self.option}: pattern {self.source!r} took longer than "
+                f"{PATTERN_TIMEOUT_SECONDS}s on the value {value[:60]!r}; "
+                "simplify it (overlapping alternatives or nested repeats, such as (a|a)+, backtrack without end)"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    name: str
+    pattern: Pattern
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every option of a run, validated."""
+
+    shapes: tuple[Shape, ...] = ()
+    exempt: frozenset[str] = frozenset()  # normalised literals and their lookup forms
+    exempt_patterns: tuple[Pattern, ...] = ()
+    min_digits: int = 4
+    derived: bool = True  # §9.7, §9.9 and §9.19 on
+    fail_on_derived: bool = False
+    fail_on_example: bool = False
+    exit_zero: bool = False
+    allow_empty: bool = False  # a run that judges no answer exits 0, not 2
+    rules: frozenset[str] = ALL_CODES  # the rules reported and failing the run (--select / --ignore)
+    fail_on_unjudgeable: bool = False  # an answer whose evidence is not in the record fails the gate
+    contracts: object = None  # grounding.core.contract.Contracts, when a schema was given
+    contract_warn_only: bool = False
+    required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn
+    code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
+    straightforward: bool = False  # the benchmark's reference path: no caches, no shortcuts
+
+    def is_exempt(self, value: str) -> bool:
+        if value in self.exempt:
+            return True
+        return bool(self.exempt_patterns) and any(pattern.matches(value) for pattern in self.exempt_patterns)
+
+    def shape_of(self, value: str) -> str | None:
+        for shape in self.shapes:
+            if shape.pattern.matches(value):
+                return shape.name
+        return None
+
+
+def compile_pattern(option: str, source: str) -> Pattern:
+    """Compile a user regex, or say which option holds a bad one."""
+    try:
+        compiled = regex.compile(source, regex.IGNORECASE)
+    except regex.error as error:
+        raise OptionError(f"{option}: {source!r} is not a valid regular expression ({error})") from None
+    return Pattern(option, source, compiled)
+
+
+def build_settings(
+    shapes: list[str] | None = None,
+    exempt: list[str] | None = None,
+    exempt_regex: list[str] | None = None,
+    min_digits: int = 4,
+    *,
+    derived: bool = True,
+    fail_on_derived: bool = False,
+    fail_on_example: bool = False,
+    exit_zero: bool = False,
+) -> Settings:
+    """Validate raw option values (as the CLI receives them) into Settings."""
+    if not isinstance(min_digits, int) or isinstance(min_digits, bool) or min_digits < 1:
+        raise OptionError(f"--min-digits: {min_digits!r} is not allowed; give a whole number of 1 or more")
+    return Settings(
+        shapes=_shapes(shapes or []),
+        exempt=frozenset(form for literal in exempt or [] for form in _exempt_forms(literal)),
+        exempt_patterns=tuple(compile_pattern("--exempt-regex", source) for source in exempt_regex or []),
+        min_digits=min_digits,
+        derived=derived,
+        fail_on_derived=fail_on_derived,
+        fail_on_example=fail_on_example,
+        exit_zero=exit_zero,
+    )
+
+
+def shape_table(specs: list[str]) -> dict[str, str]:
+    """``--shape NAME=REGEX`` options as name → regex, refusing a bad form, an empty regex or a repeated name."""
+    table: dict[str, str] = {}
+    for spec in specs:
+        name, sep, source = spec.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise OptionError(f"--shape: {spec!r} needs the form NAME=REGEX, for example --shape order=ord-\\d{{4,}}")
+        if not source:
+            raise OptionError(f"--shape {name}: the regular expression is empty; write NAME=REGEX")
+        if name in table:
+            raise OptionError(f"--shape: the name {name!r} is declared twice; give each shape its own name")
+        table[name] = source
+    return table
+
+
+def _shapes(specs: list[str]) -> tuple[Shape, ...]:
+    return tuple(Shape(name, compile_pattern(f"--shape {name}", source)) for name, source in shape_table(specs).items())
+
+
+def _exempt_forms(literal: str) -> tuple[str, ...]:
+    value = normalise(literal)
+    if not value:
+        raise OptionError(f"--exempt: {literal!r} is empty once normalised; give a value such as v9.35.0")
+    return lookup_forms(value)

@@ -1,0 +1,95 @@
+"""Computed dates (SPEC §9.19): a date the answer writes that is a stated offset from a date read.
+
+"The day after your flight, 2025-03-08" after a tool said ``2025-03-07`` is
+``derived``: ``2025-03-08 = 2025-03-07 + 1 day``. Only the offsets the answer
+or the user's text states are tried, so an unread date with no such words stays
+unsupported; weekday names ("next Wednesday") are no offset. The user's words
+count from any earlier turn, not only the last: an agent asked in one turn to
+"move it to the next day" writes that date again in the turns after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import date, timedelta
+
+import regex
+
+from grounding.core.text.patterns import LazyPattern
+
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "thirty": 30,
+}  # fmt: skip
+_N = r"(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|thirty)"
+_UNIT = r"(?P<unit>days?|weeks?)"
+_OFFSETS = LazyPattern(
+    regex.compile,
+    r"\b(?:(?P<next>tomorrow|the\s+(?:next|following)\s+day|the\s+day\s+after)"
+    r"|(?P<previous>yesterday|the\s+(?:previous|prior)\s+day|the\s+day\s+before)"
+    rf"|in\s+{_N}\s+{_UNIT}|{_N}\s+{_UNIT}\s+(?P<direction>later|after|afterwards|before|earlier|prior|ago)"
+    rf"|(?P<by>by)\s+{_N}\s+{_UNIT})\b",
+    regex.IGNORECASE,
+)
+_BACKWARDS = frozenset({"before", "earlier", "prior", "ago"})
+
+
+def stated_offsets(text: str) -> set[int]:
+    """The day offsets text states, signed.
+
+    >>> sorted(stated_offsets("Tomorrow, or the day before; in 3 days, two weeks later, a week earlier."))
+    [-7, -1, 1, 3, 14]
+    >>> sorted(stated_offsets("delay it by one day")), stated_offsets("next Wednesday")
+    ([-1, 1], set())
+    """
+    found = set()
+    for match in _OFFSETS.finditer(text):
+        if match.group("next"):
+            found.add(1)
+        elif match.group("previous"):
+            found.add(-1)
+        else:
+            n = match.group("n").lower()
+            days = (_NUMBER_WORDS[n] if n in _NUMBER_WORDS else int(n)) * (7 if match.group("unit")[0] in "wW" else 1)
+            if match.group("by"):
+                found.update((days, -days))  # "delay it by one day", "move it back by a week": either way
+            else:
+                found.add(-days if (match.group("direction") or "").lower() in _BACKWARDS else days)
+    found.discard(0)
+    return found
+
+
+def offset_from(iso: str, offset: int) -> str | None:
+    """The ISO date that iso is offset days after, or None when iso is no valid date.
+
+    >>> offset_from("2025-03-01", 1), offset_from("2025-02-30", 1)
+    ('2025-02-28', None)
+    """
+    try:
+        day = date.fromisoformat(iso)
+        return (day - timedelta(days=offset)).isoformat()
+    except (ValueError, OverflowError):
+        return None
+
+
+def formula(iso: str, base: str, offset: int) -> str:
+    """How the verdict shows a computed date.
+
+    >>> formula("2025-03-08", "2025-03-07", 1), formula("2025-03-01", "2025-03-15", -14)
+    ('2025-03-08 = 2025-03-07 + 1 day', '2025-03-01 = 2025-03-15 - 14 days')
+    """
+    days = abs(offset)
+    return f"{iso} = {base} {'+' if offset > 0 else '-'} {days} day{'s' if days != 1 else ''}"
+
+
+def find_offset(iso: str, offsets: Iterable[int], is_read: Callable[[str], bool]) -> str | None:
+    """The formula of iso as a date read (is_read) plus one of offsets, smallest offset first.
+
+    >>> find_offset("2025-03-08", stated_offsets("Move it to the next day."), {"2025-03-07"}.__contains__)
+    '2025-03-08 = 2025-03-07 + 1 day'
+    """
+    for offset in sorted(offsets, key=lambda days: (abs(days), days)):
+        base = offset_from(iso, offset)
+        if base is not None and is_read(base):
+            return formula(iso, base, offset)
+    return None

@@ -1,0 +1,250 @@
+"""Dates and times read in parts (SPEC §9.1) and dates written in prose (§9.10).
+
+A tool result's ``2024-05-14T16:03:16Z`` grounds ``2024-05-14``, ``2024``,
+``16:03`` and ``4:03pm``; its ``23 October 2026`` grounds ``2026-10-23``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from grounding.core.text.patterns import LazyPattern
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# Minutes may be one digit (7:0, as a program printing hours writes them, §9.14)
+_TIME = r"(\d{1,2}):(\d{1,2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
+_DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
+_TIME_ONLY = re.compile(_TIME)
+# Two times, or two dates, joined (§9.15): the first time has no seconds (after seconds "-05:00" is an
+# offset), and the second date may leave out the year and month it shares with the first (2025-03-07/08).
+_TIME_RANGE = re.compile(r"(\d{1,2}:\d{1,2})[-/](\d{1,2}:\d{1,2}(?::\d{2})?)")
+_DATE_RANGE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-/](\d{4})-(\d{2})-(\d{2})|/(?:(\d{2})-)?(\d{2}))")
+# A time an answer writes, and the meridiem after it (§9.14)
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:([ap])\.?m\.?)?")
+_MERIDIEM_AFTER = re.compile(r"[ \t]?([ap])\.?m(?![a-z])\.?", re.IGNORECASE)
+_DURATION = re.compile(r"(\d{1,2})h(\d{1,2})m")
+_NOON = LazyPattern(regex.compile, r"(?<![\p{L}\p{Nd}])(noon|midnight)(?![\p{L}\p{Nd}])", regex.IGNORECASE)
+_TWELVE_HOUR = LazyPattern(
+    regex.compile, r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
+)
+_DAY_MARKER = LazyPattern(regex.compile, r"[-+]\d{1,2}")
+_DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+_MONTH_NAME = "|".join(
+    alternative
+    for name in sorted(MONTHS, key=len, reverse=True)
+    for alternative in (name.capitalize(), name.upper())
+)
+# Every month name the pattern takes begins with one of these (Sept with Sep, MAY with MAY).
+_MONTH_STARTS = tuple({name[:3] for name in _MONTH_NAME.split("|")})
+_ANY_MONTH_START = re.compile("|".join(sorted(_MONTH_STARTS)))  # one search, not one per start
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"
+# Compiled when a text first names a month (~3 ms): a run over ids and amounts alone never does.
+_PROSE_DATE = LazyPattern(
+    regex.compile,
+    rf"(?<![\p{{L}}\p{{Nd}}])(?:"
+    rf"(?P<month>{_MONTH_NAME})\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>{_MONTH_NAME})\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf")(?![\p{{L}}\p{{Nd}}])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProseDate:
+    """A month-name date found in text; year is None when none was written."""
+
+    start: int
+    end: int
+    month: int
+    day: int
+    year: int | None
+
+    @property
+    def month_day(self) -> str:
+        return f"{self.month:02d}-{self.day:02d}"
+
+    @property
+    def iso(self) -> str | None:
+        return None if self.year is None else f"{self.year:04d}-{self.month_day}"
+
+
+def date_parts(value: str) -> Iterator[str]:
+    """Yield what a date, date-time or time grounds beyond itself (§9.1).
+
+    >>> sorted(set(date_parts("2027-07-04t16:20:00z")))
+    ['04:20', '04:20pm', '16:20', '16:20:00', '2027', '2027-07-04', '4:20', '4:20pm']
+    >>> sorted(set(date_parts("03:00:00+1")))
+    ['03:00', '03:00+1', '03:00:00', '03:00am', '3:00', '3:00+1', '3:00:00', '3:00am']
+    >>> sorted({f for f in date_parts("7:0-15:30") if f[:2] in ("07", "15")})
+    ['07:00', '07:00am', '15:30']
+    >>> sorted(set(date_parts("2025-03-07/08")))
+    ['2025', '2025-03-07', '2025-03-08']
+    """
+    ends = range_ends(value)
+    if ends is not None:
+        for end in ends:
+            yield end
+            yield from date_parts(end)
+        return
+    match = _DATE_TIME.fullmatch(value)
+    if match:
+        year, month, day = match.group(1, 2, 3)
+        if not _valid_date(int(year), int(month), int(day)):
+            return
+        yield f"{year}-{month}-{day}"
+        yield year
+        yield from _time_forms(*match.group(4, 5, 6, 7))
+        return
+    match = _DATE.fullmatch(value)
+    if match:
+        if _valid_date(*(int(part) for part in match.groups())):
+            yield match.group(1)
+        return
+    match = _TIME_ONLY.fullmatch(value)
+    if match:
+        hour, minute, second, offset = match.groups()
+        if second is None and offset is not None and offset[0] == "-":
+            offset = None  # after a time without seconds "-" starts a range's end, never an offset
+        yield from _time_forms(hour, minute, second, offset)
+
+
+def range_ends(value: str) -> tuple[str, str] | None:
+    """The two ends of a range of times or of dates (§9.15), the second date written out whole; None when
+    value is no such range.
+
+    >>> range_ends("10:30-19:30"), range_ends("2025-03-07/08"), range_ends("16:03:16-05:00")
+    (('10:30', '19:30'), ('2025-03-07', '2025-03-08'), None)
+    """
+    match = _TIME_RANGE.fullmatch(value)
+    if match is not None:
+        return match.group(1), match.group(2)
+    match = _DATE_RANGE.fullmatch(value)
+    if match is None:
+        return None
+    year, month, day, whole_year, whole_month, whole_day, short_month, short_day = match.groups()
+    if whole_year is not None:
+        return f"{year}-{month}-{day}", f"{whole_year}-{whole_month}-{whole_day}"
+    return f"{year}-{month}-{day}", f"{year}-{short_month or month}-{short_day}"
+
+
+def duration_as_clock(value: str) -> str | None:
+    """A duration written in hours and minutes (``5h59m``) as the H:MM a timetable writes it (``05:59``).
+
+    >>> duration_as_clock("5h59m"), duration_as_clock("12h5m"), duration_as_clock("5h")
+    ('5:59', '12:05', None)
+    """
+    match = _DURATION.fullmatch(value)
+    if match is None or int(match.group(2)) > 59:
+        return None
+    return f"{int(match.group(1))}:{int(match.group(2)):02d}"
+
+
+def answer_clock(value: str, after: str) -> tuple[str, int] | None:
+    """A time an answer writes, as its value to the minute (and to the second when it writes seconds other
+    than :00): with a meridiem, spelled with it, which says the time of day as one 24-hour value does. Also
+    how many characters of the text after the token its meridiem takes (§9.14). None when the token is its
+    own value (``3:30``, ``15:30:16``).
+
+    >>> answer_clock("07:00", " AM to"), answer_clock("3:30pm", ""), answer_clock("12:05", " a.m.")
+    (('7:00am', 3), ('3:30pm', 0), ('12:05am', 5))
+    >>> answer_clock("3:30", " and") is None
+    True
+    >>> answer_clock("07:00:00", ""), answer_clock("15:30:16", "")
+    (('07:00', 0), None)
+    """
+    match = _CLOCK.fullmatch(value)
+    if match is None:
+        return None
+    hour, minute, second, meridiem = match.groups()
+    taken = 0
+    if meridiem is None:
+        written = _MERIDIEM_AFTER.match(after)
+        if written is None:
+            # no half of the day said: to the minute, as written (07:00:00 is 07:00; 3:30 may be either)
+            return (f"{hour}:{minute}", 0) if second == "00" else None
+        meridiem, taken = written.group(1).lower(), written.end()
+    h = int(hour)
+    if not 1 <= h <= 12 or int(minute) > 59:
+        return None
+    if second and second != "00":  # on the 24-hour clock: the index spells no 12-hour time with seconds
+        return f"{h % 12 + (12 if meridiem == 'p' else 0):02d}:{minute}:{second}", taken
+    # 4:03am, never 04:03: the index also spells 16:03 as 04:03 (a 12-hour time written without am/pm)
+    return f"{h}:{minute}{meridiem}m", taken
+
+
+def _valid_date(year: int, month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _time_forms(hour: str, minute: str, second: str | None, offset: str | None) -> Iterator[str]:
+    h, m = int(hour), int(minute)
+    if h > 24 or m > 59 or (second is not None and int(second) > 60):
+        return
+    minute = minute.zfill(2)  # 7:5 is 07:05
+    yield from time_forms(h, minute, second)
+    if offset and _DAY_MARKER.fullmatch(offset):
+        yield f"{h:02d}:{minute}{offset}"
+        yield f"{h}:{minute}{offset}"
+
+
+def time_forms(hour: int, minute: str, second: str | None) -> Iterator[str]:
+    """The 24-hour, 12-hour and meridiem spellings of one time of day."""
+    yield f"{hour:02d}:{minute}"
+    yield f"{hour}:{minute}"
+    if second is not None:
+        yield f"{hour:02d}:{minute}:{second}"
+        yield f"{hour}:{minute}:{second}"
+    twelve = hour % 12 or 12
+    meridiem = "am" if hour < 12 or hour == 24 else "pm"
+    for spelled in (f"{twelve}:{minute}", f"{twelve:02d}:{minute}"):
+        yield spelled
+        yield spelled + meridiem
+
+
+def twelve_hour_times(text: str) -> Iterator[str]:
+    """Yield the forms of every 12-hour time written in text (``3pm`` → ``15:00`` …).
+
+    >>> sorted(set(twelve_hour_times("after 3pm")))
+    ['03:00', '03:00pm', '15:00', '3:00', '3:00pm']
+    """
+    for match in _NOON.finditer(text):
+        yield from time_forms(12 if match.group(1).lower() == "noon" else 0, "00", None)
+    for match in _TWELVE_HOUR.finditer(text):
+        hour = int(match.group(1))
+        if not 1 <= hour <= 12:
+            continue
+        minute = match.group(2) or "00"
+        if int(minute) > 59:
+            continue
+        pm = match.group(4).lower() == "p"
+        hour24 = (hour % 12) + (12 if pm else 0)
+        yield from time_forms(hour24, minute, match.group(3))
+
+
+def prose_dates(text: str) -> Iterator[ProseDate]:
+    """Yield the English month-name dates written in text (§9.10).
+
+    >>> [d.iso or d.month_day for d in prose_dates("Monday, May 26, 2024 and 14 March, and may 3")]
+    ['2024-05-26', '03-14']
+    """
+    if _ANY_MONTH_START.search(text) is None:
+        return  # rules out most texts faster than the pattern can
+    for match in _PROSE_DATE.finditer(text):
+        month_name = match.group("month") or match.group("month2")
+        day = int(match.group("day") or match.group("day2"))
+        month = MONTHS[month_name.lower()]
+        if not 1 <= day <= _DAYS_IN_MONTH[month - 1]:
+            continue
+        year = match.group("year")
+        yield ProseDate(match.start(), match.end(), month, day, int(year) if year else None)

@@ -1,0 +1,1 @@
+"""One run over many inputs: the runner, worker processes, the baseline."""

@@ -1,0 +1,1 @@
+"""Bytes to conversations: files, the assembly of records, one reader per format."""

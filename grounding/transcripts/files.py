@@ -1,0 +1,514 @@
+"""Read records from files and standard input, line by line, losing nothing.
+
+A JSON Lines input is read one line at a time, so memory follows the largest
+record, not the file. A ``.json`` file holds one conversation or an array of
+them. Every line that cannot be read becomes a ``Problem`` with its file and
+line; the rest of the input is still read.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import re
+import stat
+import sys
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import BinaryIO
+
+import orjson
+
+from grounding import json_exact as jsontext
+from grounding.errors import InputError
+from grounding.core.text.patterns import LazyPattern
+from grounding.pickling import by_position
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(slots=True)  # not frozen: one per line, and a frozen __init__ costs ~6x (a setattr per field)
+class Record:
+    source: str
+    line: int
+    value: object
+    size: int = 0  # bytes the record took in the input (progress, MB/s)
+    raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
+    # False: parsed by orjson alone, its numbers not checked yet (see exact_value); raw is then the line
+    exact: bool = True
+    document: bytes | None = None  # the whole .json document this record is (part of): where its answers are
+
+    __reduce__ = by_position
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    source: str
+    line: int | None
+    message: str
+
+
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".ndjson")
+COMPRESSED_SUFFIXES = (".gz", ".zst")
+
+
+def known_size(files: list[str]) -> int | None:
+    """The bytes a run will read, when every input is a plain file; None when one is compressed or a stream."""
+    total = 0
+    for path in files:
+        if path == "-" or path.endswith(COMPRESSED_SUFFIXES):
+            return None
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        total += status.st_size
+    return total
+
+
+def check_readable(paths: list[str]) -> None:
+    """Refuse, before anything is judged, a path that does not exist."""
+    for path in paths:
+        if path != "-" and not os.path.exists(path):
+            raise InputError(f"{path}: No such file or directory")
+
+
+def expand(paths: list[str], *, follow_links: bool = False) -> list[str]:
+    """The files to read: files as given, folders searched for transcripts (sorted, so runs repeat).
+
+    A symbolic link that leads out of a folder given on the command line is
+    not followed unless asked: a transcript folder must not read elsewhere.
+    """
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        root = os.path.realpath(path)
+        # a folder that cannot be listed is kept as an input: reading it reports it (never skipped unsaid)
+        for folder, subfolders, names in os.walk(path, followlinks=follow_links, onerror=_keep_unlisted(files)):
+            subfolders.sort()
+            for name in sorted(names):
+                full = os.path.join(folder, name)
+                if not _is_transcript_name(name):
+                    continue
+                if not follow_links and not os.path.realpath(full).startswith(root + os.sep):
+                    continue
+                files.append(full if _is_regular(full) else NotRegular(full))
+    return files
+
+
+class NotRegular(str):
+    """A path found in a folder that is no regular file (a FIFO, a socket, a device): reading it could block
+    the run forever, so it is reported, not read. Named on the command line, it is read (``<(cmd)``)."""
+
+
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # gone, or unreadable: opening it reports why
+        return True
+
+
+def _keep_unlisted(files: list[str]) -> Callable[[OSError], None]:
+    def keep(error: OSError) -> None:
+        if error.filename is not None:
+            files.append(os.fsdecode(error.filename))
+
+    return keep
+
+
+def _is_transcript_name(name: str) -> bool:
+    for suffix in COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name.endswith(TRANSCRIPT_SUFFIXES)
+
+
+def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Record | Problem]:
+    """Yield each record of one input (a path, or - for standard input)."""
+    if path == "-":
+        try:
+            stream = _decompressed(sys.stdin.buffer)
+        except InputError as error:
+            yield Problem("-", None, str(error))
+            return
+        try:
+            yield from _lines(stream, "-", max_record_bytes)
+        except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed stream
+            yield Problem("-", None, f"cannot read the rest of standard input: {_reason(error)}")
+        return
+    if isinstance(path, NotRegular):
+        yield Problem(path, None, "not a regular file (a FIFO, socket or device found in a folder), so not read: "
+                                  "name it on the command line to read it")
+        return
+    if os.path.isdir(path):  # a folder expand could not list
+        try:
+            os.listdir(path)
+        except OSError as error:
+            yield Problem(path, None, f"cannot read this folder ({error.strerror or error}); its transcripts "
+                                      "were not checked")
+        return
+    try:
+        stream = _open(path)
+    except OSError as error:
+        yield Problem(path, None, f"cannot open: {error.strerror or error}")
+        return
+    except InputError as error:
+        yield Problem(path, None, str(error))
+        return
+    with stream:
+        try:
+            if path.removesuffix(".gz").removesuffix(".zst").endswith(".json"):
+                limit = max_record_bytes or MAX_RECORD_BYTES
+                data = stream.read(limit + 1)
+                if len(data) > limit:
+                    yield Problem(path, 1, f"document is larger than the limit of {limit} bytes "
+                                           "(--max-record-bytes); it was not read")
+                    return
+                yield from _document(data, path)
+            else:
+                yield from _lines(stream, path, max_record_bytes)
+        except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed file
+            yield Problem(path, None, f"cannot read the rest of the file: {_reason(error)}")
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def _open(path: str) -> BinaryIO:
+    if path.endswith(".gz"):
+        return gzip.open(path, "rb")
+    if path.endswith(".zst"):
+        return _zstd(open(path, "rb"), path)
+    return open(path, "rb", buffering=_READ_BUFFER)
+
+
+def _zstd(raw: BinaryIO, name: str) -> BinaryIO:
+    try:
+        import zstandard
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise InputError(f"{name}: reading zstd needs the zstandard package (pip install zstandard)") from None
+    # a buffered reader gives readline (zstandard's own reader has none) and reads 1 MB at a time
+    return io.BufferedReader(_ZstdFrames(raw, zstandard.ZstdDecompressor()), _READ_BUFFER)
+
+
+class _ZstdFrames(io.RawIOBase):
+    """The decompressed bytes of a zstd stream of one or more frames. A stream that ends inside a frame is
+    an error (zstandard's stream reader ends quietly there, which would lose the rest without a word)."""
+
+    def __init__(self, raw: BinaryIO, decompressor: object) -> None:
+        self._raw, self._decompressor = raw, decompressor
+        self._frame = decompressor.decompressobj()
+        self._pending = b""
+        self._started = False  # a frame has begun and not ended
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._pending:
+            chunk = self._raw.read(1 << 17)
+            if not chunk:
+                if self._started:
+                    raise EOFError("the compressed data ends inside a frame (truncated?)")
+                return 0
+            self._feed(chunk)
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+    def _feed(self, chunk: bytes) -> None:
+        while chunk:
+            self._started = True
+            self._pending += self._frame.decompress(chunk)
+            if not self._frame.eof:
+                return
+            chunk = self._frame.unused_data  # a next frame follows in the same chunk
+            self._frame = self._decompressor.decompressobj()
+            self._started = False
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _decompressed(stream: BinaryIO) -> BinaryIO:
+    """Standard input as text lines: gzip and zstd are told by their first bytes (a pipe has no name)."""
+    if not hasattr(stream, "peek"):  # a stream in memory (a test's, an embedding program's)
+        stream = io.BufferedReader(stream)
+    head = stream.peek(4)[:4]
+    if head.startswith(_GZIP_MAGIC):
+        return gzip.GzipFile(fileobj=stream, mode="rb")
+    if head.startswith(_ZSTD_MAGIC):
+        return _zstd(stream, "standard input")
+    return stream
+
+
+def _reason(error: Exception) -> str:
+    """An exception as a reason: some decompressors raise with no message at all."""
+    return str(error) or type(error).__name__
+
+
+# Real tool results reach tens of megabytes; a record past this is reported, never read into memory whole.
+MAX_RECORD_BYTES = 128 * 1024 * 1024
+# Lines of transcripts run to kilobytes and more: reading a file 1 MB at a time instead of 8 KB took
+# reading the 50 MB benchmark's lines from 58 ms to 16 ms here.
+_READ_BUFFER = 1 << 20
+
+
+def can_read_in_ranges(path: str) -> bool:
+    """Whether a path is a plain JSON Lines file that worker processes can each read a range of."""
+    if path == "-" or path.endswith(COMPRESSED_SUFFIXES) or path.endswith(".json"):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+def line_ranges(path: str, size: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of consecutive byte ranges of a file, each of about size bytes and ending just after a
+    line end (the last at the end of the file). Each end is found by seeking and reading on to the next line
+    end: the lines between are not read here (their numbers are counted where they are read, see
+    read_range)."""
+    total = os.path.getsize(path)
+    start = 0
+    with open(path, "rb") as stream:
+        while start < total:
+            end = _after_line_end(stream, start + size - 1, total)
+            yield start, end
+            start = end
+
+
+def _after_line_end(stream: BinaryIO, at: int, total: int) -> int:
+    """The offset just after the first line end at or after at, or total when none comes before it."""
+    stream.seek(at)
+    while at < total:
+        block = stream.read(_SCAN_BLOCK)
+        if not block:
+            break
+        found = block.find(b"\n")
+        if found >= 0:
+            return min(at + found + 1, total)
+        at += len(block)
+    return total
+
+
+_SCAN_BLOCK = 1 << 16  # a few lines: most records are shorter
+
+
+def read_range(
+    path: str, start: int, end: int, max_record_bytes: int | None = None
+) -> Generator[Record | Problem, None, int | None]:
+    """The records of a range of a JSON Lines file (see line_ranges), as read_records gives them, but for
+    their line numbers: the range's first line is line 1. Returns how many lines the range holds (None when
+    it could not be read), so that whoever reads the ranges in order can number their lines."""
+    try:
+        with open(path, "rb", buffering=max(io.DEFAULT_BUFFER_SIZE, min(_READ_BUFFER, end - start))) as stream:
+            stream.seek(start)
+            return (yield from _lines(stream, path, max_record_bytes, start, end))
+    except OSError as error:  # the file was readable when it was cut into ranges
+        yield Problem(path, None, f"cannot read bytes {start} to {end}: {error.strerror or error}")
+        return None
+
+
+def count_lines(path: str, start: int, end: int) -> int:
+    """How many lines a byte range of a file holds (0 when it cannot be read)."""
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(start)
+            data = stream.read(end - start)
+    except OSError:
+        return 0
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _lines(
+    stream: BinaryIO,
+    source: str,
+    limit: int | None = None,
+    offset: int = 0,
+    end: int | None = None,
+) -> Generator[Record | Problem, None, int]:
+    """The records of the lines of stream, from byte offset (a line's start) up to byte end (another) or
+    the end of the stream, numbered from 1; returns how many lines were read."""
+    limit = limit or MAX_RECORD_BYTES
+    number = 0
+    while end is None or offset < end:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            break
+        number += 1
+        start = offset
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            skipped = _skip_line(stream)
+            offset += len(raw) + skipped
+            yield Problem(source, number, f"record of {len(raw) + skipped} bytes is larger than the limit of "
+                                          f"{limit} bytes (--max-record-bytes); it was not read")
+            continue
+        offset += len(raw)
+        if start == 0 and raw.startswith(_BOM):
+            raw = raw[len(_BOM) :]
+        elif start == 0 and raw.startswith(_UTF16_BOMS):
+            yield Problem(source, number, _UTF16)  # every line would be "invalid UTF-8": say why once
+            return number
+        if raw.isspace():
+            continue
+        try:  # parsed with its line end: JSON allows whitespace after a document, and no copy is made
+            value, exact = _loads_unchecked(raw)
+        except ValueError:
+            yield Problem(source, number, _line_error(raw, start))
+            continue
+        yield Record(source, number, value, len(raw), raw, exact)
+    return number
+
+
+def _line_error(raw: bytes, start: int) -> str:
+    """What is wrong with a line that did not parse, told on the line without its end (so a column is
+    counted on the line, not past its end)."""
+    try:
+        _loads(raw.rstrip(b"\r\n"))
+    except ValueError as error:
+        return _describe(error, raw, start)
+    return "invalid JSON"  # not reached: the line end changes nothing else
+
+
+def _skip_line(stream: BinaryIO) -> int:
+    """Read past the rest of an over-long line in bounded chunks; return how many bytes were skipped."""
+    skipped = 0
+    while True:
+        chunk = stream.readline(1 << 20)
+        skipped += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            return skipped
+
+
+def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
+    if data.startswith(_UTF16_BOMS):
+        yield Problem(source, 1, _UTF16)
+        return
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if not data.strip():
+        return
+    try:
+        document = _loads(data)
+    except ValueError as error:
+        if _is_json_lines(data):  # a .json file that holds JSON Lines (a common misnaming): read it so
+            yield from _lines(io.BytesIO(data), source)
+            return
+        yield Problem(source, 1, _describe(error, data))
+        return
+    if isinstance(document, list) and document and all(_is_conversation(item) for item in document):
+        for item in document:
+            yield Record(source, 1, item, document=data)
+    else:
+        yield Record(source, 1, document, document=data)
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF16 = ("the file is UTF-16 (it starts with a UTF-16 byte order mark); ground reads UTF-8: convert it, "
+          "e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.jsonl")
+
+
+def _is_json_lines(data: bytes) -> bool:
+    """Whether a document that did not parse whole is JSON values one per line (two or more)."""
+    lines = [line for line in data.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        for line in lines[:2]:
+            _loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_conversation(item: object) -> bool:
+    return (isinstance(item, dict) and "messages" in item) or isinstance(item, list)
+
+
+# orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
+# exactly (the same test as for a tool result's text, see jsontext.has_long_literal).
+_SURROGATE_ESCAPE = LazyPattern(re.compile, r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = LazyPattern(
+    re.compile, r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def loads(raw: bytes) -> object:
+    """Parse one record exactly (see _loads); a worker process reads a deferred line with it."""
+    return _loads(raw)
+
+
+def exact_value(record: Record) -> object:
+    """A record's value with every number as written: parsed again exactly when orjson may have rounded one
+    (see _checked). Most records are read without it: their readers meet no float (see readers.read_record)."""
+    if not record.exact:
+        record.value = _checked(record.raw, record.value)
+        record.exact = True
+    return record.value
+
+
+def _loads(raw: bytes) -> object:
+    value, exact = _loads_unchecked(raw)
+    return value if exact else _checked(raw, value)
+
+
+def _loads_unchecked(raw: bytes) -> tuple[object, bool]:
+    """The record as orjson reads it, not yet checked for literals a float would not keep; and whether it is
+    exact already (orjson could not read it: the standard parser did)."""
+    try:
+        return orjson.loads(raw), False
+    except orjson.JSONDecodeError:
+        return _parsed_exactly(raw), True  # NaN, deep nesting: the standard parser decides
+
+
+def _checked(raw: bytes, value: object) -> object:
+    """orjson's value of raw, or raw parsed exactly when it may hold a literal a float would not keep.
+
+    Such a literal comes back from orjson as a float (long integers too), so a record holding no float is
+    exact; only one that does is searched for long literals (a pass over every byte).
+    """
+    if not _may_hold_a_float(value) or not jsontext.has_long_literal(raw):
+        return value
+    return _parsed_exactly(raw)
+
+
+def _parsed_exactly(raw: bytes) -> object:
+    text = raw.decode("utf-8")  # a UnicodeDecodeError is reported with its byte offset
+    if _SURROGATE_ESCAPE.search(text):
+        text = _LONE_SURROGATE.sub(r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+
+
+def _may_hold_a_float(value: object, budget: int = 256) -> bool:
+    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may)."""
+    for count, leaf in enumerate(jsontext.leaves(value)):
+        if count >= budget or type(leaf) is float:
+            return True
+    return False
+
+
+def _describe(error: ValueError, raw: bytes, start: int = 0) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return f"invalid UTF-8 at byte {start + error.start} of the file (column {error.start + 1} of the line)"
+    message = str(error)
+    if isinstance(error, json.JSONDecodeError):
+        message = f"invalid JSON: {error.msg.removesuffix(' at')} at column {error.colno}"
+        if error.pos >= len(raw.rstrip()):
+            message += " (the record ends early: truncated?)"
+    elif not message.startswith(("invalid", "JSON")):
+        message = f"invalid JSON: {message}"
+    return message

@@ -1,0 +1,130 @@
+"""Readers: one module per transcript format, each lowering a record to the neutral model.
+
+Detection is per record, in ``DETECTION_ORDER``: the formats with the most
+specific markers first, OpenAI Chat Completions (the lingua franca) last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from grounding.model import Conversation
+from grounding.transcripts.formats import (
+    anthropic,
+    bedrock,
+    gemini,
+    langchain,
+    llamaindex,
+    mlflow,
+    openai,
+    openai_responses,
+    pydantic_ai,
+)
+from grounding.transcripts.formats.common import RESPONSE_ALONE, MayBeInexact, RecordError
+
+Reader = Callable[[object, str, int], Conversation]
+
+_MODULES = {
+    "mlflow": mlflow,  # {"info": …, "data": {"spans": […]}}
+    "langchain": langchain,  # {"type": "human", "data": …} or dumpd constructors
+    "pydantic-ai": pydantic_ai,  # [{"kind": "request", "parts": […]}, …]
+    "gemini": gemini,  # contents[].parts
+    "bedrock-converse": bedrock,  # single-key content blocks: toolUse, toolResult
+    "anthropic": anthropic,  # top-level system, tool_use / tool_result blocks
+    "openai-responses": openai_responses,  # function_call / function_call_output items
+    "llamaindex": llamaindex,  # ChatMessage: role with blocks[] / additional_kwargs
+    "openai": openai,  # {"messages": [{"role": …}]} or a bare messages array
+}
+READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.items()}
+DETECTION_ORDER = tuple(_MODULES)
+_RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
+ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
+           "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code",
+           "codex": "codex-cli"}
+# Formats whose conversations span several records; the assembler groups them.
+GROUPED_FORMATS = ("claude-code", "codex-cli", "otel-genai", "openinference", "otel-genai-events", "openai-agents",
+                   "langsmith", "langfuse")
+FORMAT_NAMES = (*GROUPED_FORMATS, *DETECTION_ORDER)  # the order records are tried in
+
+
+def resolve_format(name: str) -> str:
+    """The reader name for a user-given format name or alias; an unknown name is an OptionError."""
+    canonical = ALIASES.get(name, name)
+    if canonical not in READERS and canonical not in GROUPED_FORMATS:
+        from grounding.errors import OptionError
+
+        raise OptionError(f"--input-format: unknown format {name!r}; choose one of {', '.join(FORMAT_NAMES)}")
+    return canonical
+
+
+def read_record(
+    record: object, source: str, line: int, input_format: str | None = None,
+    exactly: Callable[[], object] | None = None,
+) -> Conversation:
+    """Lower one parsed record to a Conversation, detecting its format unless one is forced.
+
+    With exactly, the record was parsed by orjson alone, its numbers not checked yet (see
+    inputs.exact_value), and exactly gives it checked. The OpenAI reader asks for that only when it meets a
+    float where the record's numbers count (a document, arguments, an id): most records hold none, and
+    checking one walks every value it holds. Other readers are given the checked record at once. (No
+    format is told by a number, so the format is the same either way.)
+    """
+    if input_format is not None:
+        name = ALIASES.get(input_format, input_format)
+    else:
+        for name in DETECTION_ORDER:  # the first that recognises it
+            if _RECOGNISERS[name](record):
+                break
+        else:
+            raise RecordError(_unrecognised(record))  # names keys and the record's type: no number
+    if exactly is not None:
+        if name == "openai":
+            try:
+                return openai.read(record, source, line, exact=False)
+            except MayBeInexact:
+                pass
+        record = exactly()
+    return READERS[name](record, source, line)
+
+
+def _unrecognised(record: object) -> str:
+    """Why no reader took a record."""
+    if isinstance(record, dict) and (record.get("object") == "chat.completion" or "choices" in record
+                                     or "candidates" in record
+                                     or (record.get("type") == "message" and record.get("role") == "assistant")
+                                     or isinstance(record.get("output"), dict)):
+        return RESPONSE_ALONE
+    if isinstance(record, dict):
+        keys = ", ".join(repr(key) for key in list(record)[:8]) or "none"
+        return (
+            f"not a conversation in a known format (keys seen: {keys}); expected "
+            "{\"messages\": [...]} (OpenAI Chat Completions or Anthropic Messages) or a bare messages array"
+        )
+    return (
+        f"not a conversation in a known format (a JSON {type(record).__name__}); expected "
+        "{\"messages\": [...]} or a bare messages array"
+    )
+
+
+__all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "RecordError", "read_record", "resolve_format"]
+
+
+FORMAT_DESCRIPTIONS = {
+    "claude-code": "Claude Code session JSONL: records with type and sessionId, grouped by session per file",
+    "codex-cli": "Codex CLI rollouts: {timestamp, type, payload} lines (Responses items), one session per file",
+    "langchain": "LangChain messages_to_dict items ({type, data}) or dumpd constructors ({lc: 1, ...})",
+    "pydantic-ai": "pydantic-ai history: [{kind: request|response, parts: [{part_kind}]}]",
+    "gemini": "Gemini generateContent: contents[].parts with functionCall / functionResponse",
+    "bedrock-converse": "Bedrock Converse: single-key content blocks (text, toolUse, toolResult)",
+    "anthropic": "Anthropic Messages: top-level system, tool_use / tool_result blocks",
+    "openai-responses": "OpenAI Responses: instructions, input/output items, function_call_output",
+    "openai": "OpenAI Chat Completions: {messages: [{role, ...}]} or a bare messages array",
+    "otel-genai": "OTLP JSON spans with gen_ai.input.messages / gen_ai.output.messages, grouped by trace",
+    "openinference": "OTLP JSON spans with llm.input_messages.N.* attributes (OpenInference), grouped by trace",
+    "otel-genai-events": "OTLP JSON log records gen_ai.*.message / gen_ai.choice (conventions <= 1.36), by trace",
+    "openai-agents": "OpenAI Agents SDK spans {object: trace.span, span_data}, grouped by trace",
+    "langsmith": "LangSmith runs (run_type, dotted_order), grouped by trace",
+    "langfuse": "Langfuse observations (GENERATION, TOOL, ... with traceId), grouped by trace",
+    "mlflow": "MLflow traces {info, data: {spans}} with mlflow.spanInputs / mlflow.spanOutputs",
+    "llamaindex": "LlamaIndex ChatMessage lists: role with blocks[].block_type and additional_kwargs",
+}

@@ -1,0 +1,40 @@
+"""LlamaIndex ``ChatMessage`` lists: ``role`` with ``blocks[].block_type`` (or legacy ``content``) and
+``additional_kwargs`` holding the provider's tool calls and ``tool_call_id``."""
+
+from __future__ import annotations
+
+from grounding.model import Conversation
+from grounding.transcripts.formats import openai
+from grounding.transcripts.formats.common import RecordError, text_of_parts
+
+
+def recognises(record: object) -> bool:
+    messages = record.get("messages") if isinstance(record, dict) else record
+    if not isinstance(messages, list) or not messages:
+        return False
+    for m in messages:  # a loop (not all() over a generator): most records fail at their first message
+        if not (isinstance(m, dict) and "role" in m and ("blocks" in m or "additional_kwargs" in m)):
+            return False
+    return True
+
+
+def read(record: object, source: str, line: int) -> Conversation:
+    messages = record.get("messages") if isinstance(record, dict) else record
+    if not isinstance(messages, list):
+        raise RecordError("expected a list of LlamaIndex ChatMessage objects")
+    lowered = []
+    for message in messages:
+        extra = message.get("additional_kwargs") if isinstance(message.get("additional_kwargs"), dict) else {}
+        role = {"chatbot": "assistant", "model": "assistant"}.get(message.get("role"), message.get("role"))
+        content = message.get("content")
+        if isinstance(message.get("blocks"), list):
+            content = text_of_parts(message["blocks"])
+        converted = {"role": role, "content": content}
+        if extra.get("tool_calls"):
+            converted["tool_calls"] = extra["tool_calls"]
+        if extra.get("tool_call_id") is not None:
+            converted["tool_call_id"] = extra["tool_call_id"]
+        lowered.append(converted)
+    conversation = openai.read({"id": record.get("id") if isinstance(record, dict) else None,
+                                "messages": lowered}, source, line)
+    return Conversation(conversation.source, line, conversation.id, conversation.items, "llamaindex")
