@@ -1,4 +1,6 @@
-"""The neutral conversation model every reader lowers its records to (SPEC §2).
+"""Every value that crosses a folder (DESIGN.md): the neutral conversation model every reader lowers its
+records to (SPEC §2), the records and problems read, the judge's verdicts (§7), the finding codes, and the
+run's tally.
 
 Past the readers nothing knows which transcript format a conversation came
 from: it is an ordered list of items, each evidence, exempt text, a final
@@ -7,11 +9,25 @@ answer, or something the model typed that grounds nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from grounding.frames import is_framework_frame
 
+
+def by_position(self: object) -> tuple:
+    """``__reduce__`` for a slots dataclass: its fields by position.
+
+    The default looks the dataclass's fields up again for every object; with
+    --jobs that made pickling records and unpickling verdicts a third of the
+    reading process's work.
+    """
+    return type(self), tuple(getattr(self, name) for name in self.__slots__)
+
+
+# conversations ------------------------------------------------------------------------------------------
 
 class Kind(Enum):
     EVIDENCE = "evidence"  # a tool result: the model read it
@@ -59,3 +75,235 @@ class Conversation:
 def is_framework_correction(text: str) -> bool:
     """True for user text a framework wrote to quote the model's values back (§2.3; grounding.frames)."""
     return is_framework_frame(text)
+
+
+# records read -------------------------------------------------------------------------------------------
+
+@dataclass(slots=True)  # not frozen: one per line, and a frozen __init__ costs ~6x (a setattr per field)
+class Record:
+    source: str
+    line: int
+    value: object
+    size: int = 0  # bytes the record took in the input (progress, MB/s)
+    raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
+    # False: parsed by orjson alone, its numbers not checked yet (see exact_value); raw is then the line
+    exact: bool = True
+    document: bytes | None = None  # the whole .json document this record is (part of): where its answers are
+
+    __reduce__ = by_position
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    source: str
+    line: int | None
+    message: str
+
+
+# verdicts -----------------------------------------------------------------------------------------------
+
+class Status(Enum):
+    GROUNDED = "grounded"
+    DERIVED = "derived"
+    FLAGGED = "flagged"
+    UNJUDGEABLE = "unjudgeable"  # the evidence is not in the record: never reported as grounded
+    CONTRACT_UNMET = "contract-unmet"  # the answer failed its output schema: not judged for evidence
+    TRUNCATED = "truncated"  # the model stopped at a limit: a stop is not an answer
+    REFUSED = "refused"  # the model declined (refusal, content filter)
+
+
+# The statuses every answer may get, as plain names (see Kind above: a member's look-up is slow in 3.11).
+GROUNDED, DERIVED, FLAGGED = Status.GROUNDED, Status.DERIVED, Status.FLAGGED
+
+
+COMPUTED_VIA = frozenset({"derived", "stated", "listed-total", "date-offset"})
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One value of the answer and, when a §9 rule grounded it, how."""
+
+    value: str
+    shape: str
+    text: str
+    via: str | None = None
+    formula: str | None = None  # derived, stated, listed-total, date-offset
+    matched: str | None = None  # masked, composite, prose-date
+    at: int = -1  # where text starts in the answer, for showing it in context (-1: not known, a JSON answer)
+    note: str | None = None  # of an unsupported value: a search that stopped at its bound (derive.SEARCH_LIMIT)
+
+    __reduce__ = by_position
+
+
+@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
+class Verdict:
+    status: Status
+    candidates: int
+    unsupported: tuple[Finding, ...] = ()
+    grounded_via: tuple[Finding, ...] = ()
+    examples: tuple[Finding, ...] = ()
+    reason: str | None = None  # why an answer is unjudgeable, truncated or refused
+    contract: object = None  # grounding.core.contract.ContractResult when the answer was judged under a schema
+    revision: dict | None = None  # after an "[evidence check" re-ask: the values named back, and whether fixed
+
+    __reduce__ = by_position
+
+    @property
+    def derived_values(self) -> int:
+        return sum(1 for finding in self.grounded_via if finding.via in COMPUTED_VIA)
+
+
+def with_findings(verdict: Verdict, unsupported: tuple[Finding, ...], examples: tuple[Finding, ...]) -> Verdict:
+    """The verdict with fewer unsupported values or examples (a baseline's, an ignored rule's): an answer left
+    with no unsupported value is grounded, or derived when a value was computed, and loses a flagged
+    answer's reason."""
+    status, reason = verdict.status, verdict.reason
+    if status is Status.FLAGGED and not unsupported:
+        status = DERIVED if any(finding.via in COMPUTED_VIA for finding in verdict.grounded_via) else GROUNDED
+        reason = None
+    return replace(verdict, status=status, unsupported=unsupported, examples=examples, reason=reason)
+
+
+# What a report calls an identifier that is a date or a clock time (a label only: no rule reads it)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:t\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?"
+                   r"|\d{1,2}/\d{1,2}/\d{2,4}")
+_ASCII_DIGITS = frozenset("0123456789")
+_TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?[ap]\.?m\.?)?(?:z|[+-]\d{2}:?\d{2})?")
+
+
+def shown_shape(value: str, shape: str) -> str:
+    """The shape a report shows a person: an identifier that is a date or a clock time is called so. The
+    JSON contract keeps SPEC §4's shape (``identifier``); no rule reads this label.
+
+    >>> [shown_shape(v, "identifier") for v in ["2024-05-20", "2024-05-20t14:00:00z", "14:00", "2:30 pm",
+    ...                                         "03/01/2023", "ord-5512"]]
+    ['date', 'date', 'time', 'time', 'date', 'identifier']
+    """
+    if shape == "identifier" and value[:1] in _ASCII_DIGITS:
+        if _DATE.fullmatch(value):
+            return "date"
+        if _TIME.fullmatch(value):
+            return "time"
+    return shape
+
+
+@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
+class JudgedAnswer:
+    """One final answer, where it was, and its verdict."""
+
+    source: str
+    line: int
+    conversation: str | None
+    turn: int
+    text: str
+    verdict: Verdict
+    input_format: str = ""  # the transcript format the conversation was read from
+    explanation: tuple = ()  # with --explain: one grounding.core.explain.Explanation per candidate
+
+    __reduce__ = by_position
+
+
+# finding codes ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    level: str  # SARIF's: error, warning, note
+    summary: str
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("GR001", "unsupported-value", "error", "A value in a final answer appears in no tool result read before it."),
+    Rule("GR002", "contract-unmet", "error",
+         "The answer does not meet its output schema (json-parse or schema-validate)."),
+    Rule("GR003", "unjudgeable", "warning", "The evidence the answer was written from is not in the record."),
+    Rule("GR004", "truncated", "warning", "The model stopped at a limit: the text is not a finished answer."),
+    Rule("GR005", "refused", "warning", "The model declined to answer."),
+    Rule("GR006", "derived-value", "note", "A value computed from read values, shown with its formula."),
+    Rule("GR007", "example", "note", "A value written as an example or a format hint, not as a claim."),
+)
+BY_NAME = {rule.name: rule for rule in RULES}
+ALL_CODES = frozenset(rule.code for rule in RULES)
+
+
+def code_of(name: str) -> str:
+    return BY_NAME[name].code
+
+
+# the run's tally ----------------------------------------------------------------------------------------
+
+# Which field of the summary counts the answers of each status.
+_STATUS_COUNTERS = {
+    Status.GROUNDED: "grounded",
+    Status.DERIVED: "derived",
+    Status.FLAGGED: "flagged",
+    Status.UNJUDGEABLE: "unjudgeable",
+    Status.CONTRACT_UNMET: "contract_unmet",
+    Status.TRUNCATED: "truncated",
+    Status.REFUSED: "refused",
+}
+
+
+@dataclass(slots=True)
+class Summary:
+    files: int = 0
+    records: int = 0
+    conversations: int = 0
+    answers: int = 0
+    grounded: int = 0
+    derived: int = 0
+    flagged: int = 0
+    unjudgeable: int = 0
+    contract_unmet: int = 0
+    truncated: int = 0
+    refused: int = 0
+    candidates: int = 0
+    unsupported: int = 0
+    derived_values: int = 0
+    examples: int = 0
+    errors: int = 0
+    skipped: int = 0  # records read that hold no conversation of their own (Claude Code snapshots, …)
+    skipped_reasons: Counter = field(default_factory=Counter)
+    unfinished: int = 0  # traces read but not complete when an interrupted run stopped (not in the JSON)
+    via: Counter = field(default_factory=Counter)
+    unsupported_by_shape: Counter = field(default_factory=Counter)
+    unsupported_values: Counter = field(default_factory=Counter)
+
+    def count(self, answer: JudgedAnswer) -> None:
+        verdict = answer.verdict
+        self.answers += 1
+        counter = _STATUS_COUNTERS[verdict.status]
+        setattr(self, counter, getattr(self, counter) + 1)
+        self.candidates += verdict.candidates
+        self.unsupported += len(verdict.unsupported)
+        self.examples += len(verdict.examples)
+        if verdict.grounded_via:  # most answers have none, and Counter.update costs a call chain even then
+            self.derived_values += verdict.derived_values
+            self.via.update(finding.via for finding in verdict.grounded_via)
+        for finding in verdict.unsupported:
+            self.unsupported_by_shape[finding.shape] += 1
+            self.unsupported_values[finding.value] += 1
+
+    def as_json(self) -> dict:
+        return {
+            "files": self.files,
+            "records": self.records,
+            "conversations": self.conversations,
+            "answers": self.answers,
+            "grounded": self.grounded,
+            "derived": self.derived,
+            "flagged": self.flagged,
+            "unjudgeable": self.unjudgeable,
+            "contract_unmet": self.contract_unmet,
+            "truncated": self.truncated,
+            "refused": self.refused,
+            "candidates": self.candidates,
+            "unsupported": self.unsupported,
+            "derived_values": self.derived_values,
+            "via": dict(sorted(self.via.items())),
+            "examples": self.examples,
+            "errors": self.errors,
+            "skipped": self.skipped,
+            "skipped_reasons": dict(sorted(self.skipped_reasons.items())),
+        }

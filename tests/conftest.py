@@ -10,8 +10,8 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from grounding.core.engine import check_conversation
-from grounding.transcripts.formats import read_record
 from grounding.core.settings import build_settings
+from grounding.transcripts.formats import read_record
 
 # A fixed seed in CI (same examples every run); `HYPOTHESIS_PROFILE=long pytest` explores more by hand.
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, max_examples=150)

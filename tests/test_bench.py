@@ -6,10 +6,10 @@ import sys
 
 from conftest import REPO
 
-from tools.parse_only import parse_only
-from grounding.report import Summary
-from grounding.run.runner import judge_inputs
 from grounding.core.settings import Settings
+from grounding.model import Summary
+from grounding.run.runner import judge_inputs
+from tools.parse_only import parse_only
 
 
 def test_the_baseline_sees_every_answer_ground_judges():

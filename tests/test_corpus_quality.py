@@ -10,8 +10,8 @@ import pytest
 from conftest import SHARED
 
 from grounding.core.evidence.derive import CHANCE_BOUND
-from tools.quality import measure_chance, measure_dev, measure_injected
 from grounding.core.settings import build_settings
+from tools.quality import measure_chance, measure_dev, measure_injected
 
 CORPUS = SHARED / "corpus" / "real"
 pytestmark = pytest.mark.skipif(not (CORPUS / "dev.jsonl").exists(), reason="shared/corpus/real is not beside the repo")

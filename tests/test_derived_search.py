@@ -13,8 +13,9 @@ from decimal import Decimal
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from grounding import json_exact
 from grounding.core.evidence import derive, verbatim
-from grounding import json_exact as jsontext
+from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.reading import (
     Forms,
     ReadOptions,
@@ -24,7 +25,6 @@ from grounding.core.evidence.reading import (
     read_string_numbers,
     spell,
 )
-from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.totals import Totals
 
 _members = st.one_of(
@@ -44,7 +44,7 @@ def _every_total(collections: list[tuple[list, str | None]]) -> dict[Decimal, st
     """Every collection added up exactly, the first with a total keeping it (the search before shortcuts)."""
     totals: dict[Decimal, str] = {}
     for members, key in collections:
-        spellings = [jsontext.number_spelling(member).lstrip("-") for member in members]
+        spellings = [json_exact.number_spelling(member).lstrip("-") for member in members]
         if len(spellings) < 2:
             continue
         total = sum((Decimal(s) for s in spellings), Decimal(0))
@@ -206,7 +206,7 @@ def test_a_failed_results_numbers_are_those_a_whole_reading_leaves_after_its_arg
     elif failure == "absence":
         text = json.dumps({"af_absent": True, "checked": ["db"], "looked_for": "x", "data": document})
     else:
-        text = "Error: nothing matched " + " ".join(map(str, jsontext.leaves(document)))
+        text = "Error: nothing matched " + " ".join(map(str, json_exact.leaves(document)))
     examined = examine_result(text, ReadOptions(), False, json.dumps({"asked": asked}), None)
     assert examined.failed
     numbers = read_numbers(examined, ReadOptions())

@@ -58,8 +58,8 @@ def test_every_final_answer_is_judged_against_what_came_before():
         {"role": "tool", "tool_call_id": "c1", "content": '{"order": "ORD-40001"}'},
         {"role": "assistant", "content": "It is ORD-40001."}]}
     from grounding.core.engine import check_conversation
-    from grounding.transcripts.formats import read_record
     from grounding.core.settings import Settings
+    from grounding.transcripts.formats import read_record
     answers = list(check_conversation(read_record(record, "t", 1), Settings()))
     assert [(a.turn, a.verdict.status.value) for a in answers] == [(0, "flagged"), (1, "grounded")]
 

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from grounding.model import Record
 from grounding.transcripts.assembly import Assembler
-from grounding.transcripts.files import Record, _lines, _loads_unchecked, _may_hold_a_float, loads
+from grounding.transcripts.files import _lines, _loads_unchecked, _may_hold_a_float, loads
 
 
 @pytest.mark.parametrize(

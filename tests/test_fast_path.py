@@ -16,14 +16,14 @@ from conftest import openai_record, unsupported, via
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from grounding import json_exact as jsontext
-from grounding.core.evidence import verbatim
+from grounding import json_exact
 from grounding.core.engine import check_conversation
-from grounding.core.evidence.reading import spell
+from grounding.core.evidence import verbatim
 from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.reading import spell
+from grounding.core.settings import Settings, build_settings
 from grounding.core.text.normalise import spell_decimal
 from grounding.transcripts.formats import read_record
-from grounding.core.settings import Settings, build_settings
 
 
 def _verdicts(record: dict, settings: Settings) -> list:
@@ -285,9 +285,9 @@ def test_the_fast_path_always_agrees_with_reading_everything(results, picks, as_
 
 
 def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_string_is_not_a_number():
-    assert jsontext.parse('{"x": 0.12345678901234567}') == {"x": Decimal("0.12345678901234567")}
-    assert jsontext.parse('[1, -12345678901234567.5]')[1] == Decimal("-12345678901234567.5")
-    assert jsontext.parse('{"iban": "DE12345678901234567890"}') == {"iban": "DE12345678901234567890"}
+    assert json_exact.parse('{"x": 0.12345678901234567}') == {"x": Decimal("0.12345678901234567")}
+    assert json_exact.parse('[1, -12345678901234567.5]')[1] == Decimal("-12345678901234567.5")
+    assert json_exact.parse('{"iban": "DE12345678901234567890"}') == {"iban": "DE12345678901234567890"}
     verdict = both('{"iban": "DE12345678901234567890", "big": 123456789012345678901234}',
                    answer="IBAN DE12345678901234567890 holds 123456789012345678901234.")
     assert unsupported(verdict) == []
@@ -295,7 +295,7 @@ def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_strin
 
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
-    assert jsontext.number_spelling(number) == spell_decimal(Decimal(repr(number)))
+    assert json_exact.number_spelling(number) == spell_decimal(Decimal(repr(number)))
 
 
 @given(st.lists(st.one_of(st.integers(), st.floats(), st.decimals(allow_nan=False, allow_infinity=False),
@@ -307,7 +307,7 @@ def test_the_magnitudes_of_number_leaves_are_their_spellings_without_sign(leaves
 
     # NaN and the infinities are words, never operands (an operand must be a number to compute with)
     finite = [leaf for leaf in leaves if not isinstance(leaf, float) or math.isfinite(leaf)]
-    assert _magnitudes(leaves) == {jsontext.number_spelling(leaf).lstrip("-") for leaf in finite}
+    assert _magnitudes(leaves) == {json_exact.number_spelling(leaf).lstrip("-") for leaf in finite}
 
 
 @given(st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})?", fullmatch=True))
@@ -325,13 +325,13 @@ _RUNS = st.one_of(st.text("0123456789.", max_size=15), st.text("0123456789.", mi
 @given(st.lists(st.tuples(_JOINERS, _RUNS), max_size=6))
 def test_the_long_literal_test_finds_what_its_pattern_describes(parts):
     data = "".join(joiner + run for joiner, run in parts).encode()
-    assert jsontext.has_long_literal(data) == (re.search(rb"[:\[,]\s*[0-9.+-]{16}", data) is not None)
+    assert json_exact.has_long_literal(data) == (re.search(rb"[:\[,]\s*[0-9.+-]{16}", data) is not None)
 
 
 @settings(max_examples=300)
 @given(st.text("0123456789.+-,eE:a\" ", max_size=24))
 def test_a_comma_between_digit_marks_is_found_wherever_it_stands(text):
-    notes = jsontext.Notes(text)
+    notes = json_exact.Notes(text)
     assert notes.digit_comma == (re.search(r"[0-9.+-],[0-9.+-]", text) is not None)
 
 
@@ -363,7 +363,7 @@ def test_an_exponent_literal_is_found_exactly_when_one_stands_outside_strings(do
     text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
     text = re.sub(r"(\d)(\.\d+)?e\+?", lambda m: m.group(0).upper() if len(text) % 2 else m.group(0), text)
     outside = " ".join(_literals_by_splitting(text)).replace("true", "").replace("false", "")
-    notes = jsontext.Notes(text)
+    notes = json_exact.Notes(text)
     assert notes.exponent == ("e" in outside)
 
 
@@ -387,7 +387,7 @@ def test_a_piece_may_hold_every_form_it_is_read_as_and_no_other_its_texts_rule_o
         assert seen.may_hold([key], not_said_anywhere=True) == seen.may_hold([key])
         if key not in verbatim.search_text(text):  # then only a JSON number literal with an exponent may spell it
             spelled_by_a_number = set(key) <= set("0123456789.-")
-            exponent = examined.exact_json and jsontext.Notes(text).exponent
+            exponent = examined.exact_json and json_exact.Notes(text).exponent
             assert seen.may_hold([key]) == (spelled_by_a_number and exponent), key
 
 
@@ -399,7 +399,7 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     numbers = sorted(literal for literal in literals if verbatim.is_canonical(literal))
     asked = data.draw(st.sampled_from(numbers)) if numbers and data.draw(st.booleans()) else data.draw(
         st.from_regex(r"-?[0-9]{1,3}(\.[0-9]{1,2})?", fullmatch=True))
-    seen = verbatim.see_json(text, jsontext.Notes(None, exponent=False, digit_comma=True))
+    seen = verbatim.see_json(text, json_exact.Notes(None, exponent=False, digit_comma=True))
     holds = bool(verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes))
     in_a_string = bool(verbatim.says(text, asked, True))
     # a literal says the number the index spells it as (12.50 says 12.5), but "-0.0" does not say 0
@@ -425,7 +425,7 @@ def test_a_token_is_said_by_a_json_text_exactly_when_a_string_of_it_holds_it(doc
     inside = verbatim.runs("\x00".join(text.split('"')[1::2]))
     anywhere = sorted(verbatim.runs(text) | {"a", "1", "a1"})  # runs outside strings too (numbers, true, false)
     asked = data.draw(st.sampled_from(sorted(inside) if inside and data.draw(st.booleans()) else anywhere))
-    seen = verbatim.see_json(text, jsontext.Notes(None, exponent=False, digit_comma=True))
+    seen = verbatim.see_json(text, json_exact.Notes(None, exponent=False, digit_comma=True))
     said = verbatim.says(text, asked, True, False, seen.quotes)
     assert bool(said) == (asked in inside)
     assert (said is None) == (asked not in text)  # None: not even in the text (the index looks no further)
@@ -592,11 +592,17 @@ def test_a_record_is_read_exactly_whatever_its_size(number, padding):
 def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(document, arguments):
     """The shortcut that skips reading a call's arguments (a result surely says more) agrees with the full
     §9.6 test, whichever scalar it meets first."""
-    from grounding.core.evidence.reading import ReadOptions, _says_more_than, _says_nothing, _surely_unspelled, read_arguments
+    from grounding.core.evidence.reading import (
+        ReadOptions,
+        _says_more_than,
+        _says_nothing,
+        _surely_unspelled,
+        read_arguments,
+    )
 
     text = json.dumps(arguments)
     searched = verbatim.search_text(text)
-    every_leaf = any(_surely_unspelled(leaf, searched) for leaf in jsontext.leaves(document))
+    every_leaf = any(_surely_unspelled(leaf, searched) for leaf in json_exact.leaves(document))
     screened = "\\" in text or verbatim.has_exponent(text)
     assert _says_more_than(document, text) == (every_leaf and not screened)  # top level first, then the rest
     if _says_more_than(document, text):
@@ -650,7 +656,7 @@ def test_texts_asked_often_are_cut_into_runs_and_say_what_a_search_said(pieces, 
     cut, searched = EvidenceIndex(), []
     for text in texts:
         cut.see_result(text)
-        searched.append(verbatim.see_json(text.lower(), jsontext.Notes(text)) if text.startswith("{")
+        searched.append(verbatim.see_json(text.lower(), json_exact.Notes(text)) if text.startswith("{")
                         else verbatim.see_text(text))
     values = [f"q-{n:04d}" for n in asked] + [f"{n}.5" for n in asked] + [str(n) for n in asked]
     for _ in range(5):  # past the questions a text answers before it is cut

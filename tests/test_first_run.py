@@ -256,9 +256,9 @@ def test_values_are_shown_without_the_punctuation_that_ends_the_sentence():
 
 def test_the_value_is_highlighted_where_it_stands_not_inside_a_longer_token():
     from grounding.core.answer.candidates import read_answer
-    from grounding.reporters.full import _in_context
     from grounding.core.settings import Settings
-    from grounding.verdict import Finding
+    from grounding.model import Finding
+    from grounding.reporters.full import _in_context
 
     text = "Host spotter-gqc.1 is up; the pool gqc.1: degraded."
     candidate = next(c for c in read_answer(text, Settings()).candidates if c.value == "gqc.1")

@@ -9,11 +9,9 @@ import json
 import pytest
 from conftest import SHARED
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
-from grounding.run.runner import judge_inputs
 from grounding.core.settings import Settings
+from grounding.model import JudgedAnswer, Problem, Summary
+from grounding.run.runner import judge_inputs
 
 PARITY = SHARED / "corpus" / "formats" / "parity"
 FORMATS = ["openai-responses", "anthropic", "claude-code", "gemini", "bedrock-converse", "langchain",

@@ -17,14 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from grounding.transcripts.assembly import Assembler, Skipped
 from grounding.cli.app import app
 from grounding.core.engine import check_conversation
-from grounding.transcripts.files import Problem, Record, read_records
-from grounding.model import Conversation
-from grounding.report import Summary
-from grounding.run.runner import judge_inputs
 from grounding.core.settings import Settings
+from grounding.model import Conversation, Problem, Record, Summary
+from grounding.run.runner import judge_inputs
+from grounding.transcripts.assembly import Assembler, Skipped
+from grounding.transcripts.files import read_records
 
 runner = CliRunner()
 GOOD = (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()

@@ -17,12 +17,12 @@ from conftest import REPO, SHARED
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grounding.transcripts import files as inputs
-from grounding.run import runner
-from grounding.report import Summary
-from grounding.run.runner import judge_inputs
 from grounding.core.settings import Settings
+from grounding.model import Summary
+from grounding.run import runner
+from grounding.run.runner import judge_inputs
 from grounding.run.workers import WorkerDied, Workers
+from grounding.transcripts import files as inputs
 
 FORMATS = SHARED / "corpus" / "formats"
 

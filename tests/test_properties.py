@@ -7,10 +7,10 @@ from conftest import judge
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from grounding.core.evidence.verbatim import is_canonical
 from grounding.core.text.normalise import is_plainly_normal, normalise, normalise_once
 from grounding.core.text.tokens import token_texts
 from grounding.core.text.values import classify_once, classify_plainly
-from grounding.core.evidence.verbatim import is_canonical
 
 _ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
 identifiers = st.builds(

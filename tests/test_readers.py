@@ -7,9 +7,9 @@ import os
 from conftest import REPO, unsupported
 
 from grounding.core.engine import check_conversation
-from grounding.report import Summary
-from grounding.run.runner import judge_inputs
 from grounding.core.settings import Settings
+from grounding.model import Summary
+from grounding.run.runner import judge_inputs
 
 
 def verdicts(tmp_path, *records, name="t.jsonl"):

@@ -4,10 +4,9 @@ are pinned. Each was read by hand when it was pinned: see the comments."""
 import pytest
 from conftest import SHARED
 
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
-from grounding.run.runner import judge_inputs
 from grounding.core.settings import Settings
+from grounding.model import Problem, Summary
+from grounding.run.runner import judge_inputs
 
 REAL = SHARED / "corpus" / "formats" / "real"
 pytestmark = pytest.mark.skipif(not REAL.exists(), reason="shared/corpus/formats is not beside the repo")

@@ -3,10 +3,10 @@
 import pytest
 from conftest import judge, unsupported, via
 
-from grounding.core.evidence import counts
-from grounding.core.text import date_offsets
 from grounding.core.answer.candidates import read_answer
+from grounding.core.evidence import counts
 from grounding.core.settings import Settings
+from grounding.core.text import date_offsets
 
 
 def candidates(answer: str) -> list[tuple[str, str]]:

@@ -22,19 +22,17 @@ from pathlib import Path
 
 import orjson
 
-from grounding.core.text import date_offsets
 from grounding.core.answer.candidates import numbers_written, read_answer
-from grounding.core.evidence.derive import CHANCE_BOUND, find_formula
 from grounding.core.engine import check_conversation
-from grounding.core.evidence.reading import ReadOptions, is_iso_date
+from grounding.core.evidence.derive import CHANCE_BOUND, find_formula
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.model import ANSWER, EVIDENCE, EXEMPT
-from grounding.core.text.normalise import normalise
-from grounding.transcripts.formats import read_record
-from grounding.report import Summary
+from grounding.core.evidence.reading import ReadOptions, is_iso_date
 from grounding.core.settings import Settings, build_settings
+from grounding.core.text import date_offsets
+from grounding.core.text.normalise import normalise
 from grounding.core.text.values import NUMBER
-from grounding.verdict import Status
+from grounding.model import ANSWER, EVIDENCE, EXEMPT, Status, Summary
+from grounding.transcripts.formats import read_record
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 

@@ -15,22 +15,22 @@ import orjson
 import typer
 
 from grounding import __version__
+from grounding.cli.config import Resolved, describe, resolve
+from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
+from grounding.cli.progress import Progress
+from grounding.cli.rules import selection, without_ignored
+from grounding.core.settings import Settings, build_settings, shape_table
+from grounding.core.text.normalise import normalise
+from grounding.errors import GroundingError
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary
+from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
+from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
 from grounding.run.baseline import Baseline
 from grounding.run.baseline import write as write_baseline_file
-from grounding.cli.config import Resolved, describe, resolve
-from grounding.core.engine import JudgedAnswer
-from grounding.errors import GroundingError
-from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
-from grounding.transcripts.files import Problem, check_readable, expand, known_size
-from grounding.core.text.normalise import normalise
-from grounding.cli.progress import Progress
-from grounding.transcripts.formats import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
-from grounding.report import Summary, counted, empty_run_message, statistics_lines, summary_line
 from grounding.run.report_file import AtomicFile, check_target
-from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
-from grounding.rules import ALL_CODES, selection, without_ignored
 from grounding.run.runner import judge_inputs
-from grounding.core.settings import Settings, build_settings, shape_table
+from grounding.transcripts.files import check_readable, expand, known_size
+from grounding.transcripts.formats import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
 

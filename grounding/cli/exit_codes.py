@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from grounding.report import Summary, counted
 from grounding.core.settings import Settings
-from grounding.verdict import Status, Verdict
+from grounding.model import Status, Summary, Verdict
+from grounding.reporters.summary import counted
 
 
 class ExitCode(IntEnum):

@@ -17,8 +17,8 @@ import sys
 import time
 from typing import TextIO
 
-from grounding.transcripts.files import Problem, Record
-from grounding.report import counted
+from grounding.model import Problem, Record
+from grounding.reporters.summary import counted
 
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _ERASE = "\r\x1b[K"

@@ -3,36 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from grounding.core.evidence.reading import ReadOptions, result_failed
-from grounding.frames import is_evidence_check, is_schema_check
 from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.reading import ReadOptions, result_failed
 from grounding.core.judge import judge_answer
-from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, STOPS_REFUSED, STOPS_TRUNCATED, Conversation, Item
-from grounding.pickling import by_position
 from grounding.core.settings import Settings
-from grounding.verdict import Status, Verdict
+from grounding.frames import is_evidence_check, is_schema_check
+from grounding.model import (
+    ANSWER,
+    EVIDENCE,
+    EXEMPT,
+    NEITHER,
+    STOPS_REFUSED,
+    STOPS_TRUNCATED,
+    Conversation,
+    Item,
+    JudgedAnswer,
+    Status,
+    Verdict,
+)
 
 if TYPE_CHECKING:  # the contract module is imported only by a run with a contract or a tool-ledger finding
     from grounding.core.contract import Attempt, Contract
-
-
-@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
-class JudgedAnswer:
-    """One final answer, where it was, and its verdict."""
-
-    source: str
-    line: int
-    conversation: str | None
-    turn: int
-    text: str
-    verdict: Verdict
-    input_format: str = ""  # the transcript format the conversation was read from
-    explanation: tuple = ()  # with --explain: one grounding.core.explain.Explanation per candidate
-
-    __reduce__ = by_position
 
 
 # Why a flagged answer had nothing to be grounded by: the conversation holds no tool result before it.

@@ -11,15 +11,13 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from grounding.core.answer.candidates import read_answer
-from grounding.core.evidence.reading import Forms, ReadOptions, read_exempt, read_tool_result
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.json_exact import NotJson, looks_like_json, parse
-from grounding.model import Conversation, Item, Kind
-from grounding.core.text.normalise import is_number, lookup_forms, normalise
+from grounding.core.evidence.reading import Forms, ReadOptions, read_exempt, read_tool_result
 from grounding.core.settings import Settings
+from grounding.core.text.normalise import is_number, lookup_forms, normalise
 from grounding.core.text.tokens import token_texts
-from grounding.core.text.values import shown_shape
-from grounding.verdict import Status, Verdict
+from grounding.json_exact import NotJson, looks_like_json, parse
+from grounding.model import Conversation, Item, Kind, Status, Verdict, shown_shape
 
 _ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
 _NEAREST = 3

@@ -11,14 +11,14 @@ from decimal import Decimal
 import regex
 
 from grounding.core.answer import arithmetic, examples, masks
-from grounding.core.text import date_offsets
 from grounding.core.answer.candidates import Answer, Candidate, read_answer
 from grounding.core.evidence.derive import BOUND_NOTE, find_formula
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise
 from grounding.core.settings import Settings
+from grounding.core.text import date_offsets
+from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise
 from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, classify, range_ends
-from grounding.verdict import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
+from grounding.model import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once

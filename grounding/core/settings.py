@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import regex
 
-from grounding.errors import OptionError, PatternTimeout
 from grounding.core.text.normalise import lookup_forms, normalise
-from grounding.rules import ALL_CODES
+from grounding.errors import OptionError, PatternTimeout
+from grounding.model import ALL_CODES
 
 # A user pattern gets this long per token; a catastrophic one ends the run with a clear error.
 PATTERN_TIMEOUT_SECONDS = 0.25

@@ -8,11 +8,7 @@ from enum import Enum
 from importlib import import_module
 from typing import Protocol, TextIO
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
-from grounding.rules import ALL_CODES
-from grounding.verdict import Verdict
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary, Verdict
 
 
 class OutputFormat(str, Enum):

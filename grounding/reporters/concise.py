@@ -5,15 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary, summary_line
-from grounding.run.report_file import is_regular_file
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary, Verdict, shown_shape
 from grounding.reporters.escape import one_line
 from grounding.reporters.findings import findings_of
-from grounding.rules import ALL_CODES
-from grounding.core.text.values import shown_shape
-from grounding.verdict import Verdict
+from grounding.reporters.summary import summary_line
+from grounding.run.report_file import is_regular_file
 
 
 class ConciseReporter:

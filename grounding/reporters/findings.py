@@ -13,10 +13,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from grounding.core.engine import JudgedAnswer
-from grounding.rules import ALL_CODES, BY_NAME
-from grounding.core.text.values import shown_shape
-from grounding.verdict import Status
+from grounding.model import ALL_CODES, BY_NAME, JudgedAnswer, Status, shown_shape
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,14 +16,20 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary, counted, summary_line
-from grounding.run.report_file import is_regular_file
+from grounding.model import (
+    ALL_CODES,
+    COMPUTED_VIA,
+    Finding,
+    JudgedAnswer,
+    Problem,
+    Status,
+    Summary,
+    Verdict,
+    shown_shape,
+)
 from grounding.reporters.escape import visible
-from grounding.rules import ALL_CODES
-from grounding.core.text.values import shown_shape
-from grounding.verdict import COMPUTED_VIA, Finding, Status, Verdict
+from grounding.reporters.summary import counted, summary_line
+from grounding.run.report_file import is_regular_file
 
 _CONTEXT = 40
 _WHITESPACE = re.compile(r"\s+")

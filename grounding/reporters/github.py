@@ -12,13 +12,10 @@ import os
 from collections.abc import Callable
 from typing import TextIO
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary, summary_line
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary, Verdict
 from grounding.reporters.escape import one_line, visible
 from grounding.reporters.findings import Finding, findings_of
-from grounding.rules import ALL_CODES
-from grounding.verdict import Verdict
+from grounding.reporters.summary import summary_line
 
 ANNOTATION_CAP = 10
 _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}

@@ -7,12 +7,9 @@ from typing import TextIO
 
 import orjson
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary
 from grounding.reporters.escape import path_text
 from grounding.reporters.findings import findings_of
-from grounding.rules import ALL_CODES
 
 _SEVERITY = {"error": "major", "warning": "minor", "note": "info"}
 

@@ -6,11 +6,9 @@ from typing import TextIO
 
 import orjson
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
-from grounding.run.report_file import is_regular_file
+from grounding.model import JudgedAnswer, Problem, Summary
 from grounding.reporters.json_report import answer_json, problem_json
+from grounding.run.report_file import is_regular_file
 
 
 class JsonLinesReporter:

@@ -12,11 +12,8 @@ from typing import TextIO
 import orjson
 
 from grounding import __version__
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
+from grounding.model import Finding, JudgedAnswer, Problem, Summary
 from grounding.reporters.escape import path_text
-from grounding.verdict import Finding
 
 _BATCH = 256
 

@@ -9,12 +9,9 @@ from __future__ import annotations
 from typing import TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary, counted
+from grounding.model import JudgedAnswer, Problem, Status, Summary, shown_shape
 from grounding.reporters.escape import xml_text
-from grounding.core.text.values import shown_shape
-from grounding.verdict import Status
+from grounding.reporters.summary import counted
 
 
 class JunitReporter:

@@ -12,12 +12,9 @@ from typing import TextIO
 import orjson
 
 from grounding import __version__
-from grounding.core.engine import JudgedAnswer
-from grounding.transcripts.files import Problem
-from grounding.report import Summary
+from grounding.model import ALL_CODES, RULES, JudgedAnswer, Problem, Summary
 from grounding.reporters.escape import path_text
 from grounding.reporters.findings import Finding, findings_of
-from grounding.rules import ALL_CODES, RULES
 
 _RULE_INDEX = {rule.code: number for number, rule in enumerate(RULES)}
 

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grounding import __version__
-from grounding.core.engine import JudgedAnswer
 from grounding.errors import GroundingError
+from grounding.model import JudgedAnswer, with_findings
 from grounding.run.report_file import AtomicFile
-from grounding.verdict import with_findings
 
 Key = tuple[str, int, str]
 

@@ -21,11 +21,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from grounding.core.engine import check_conversation
+from grounding.core.settings import Settings
+from grounding.model import ANSWER, Conversation, JudgedAnswer, Problem, Record, Summary
 from grounding.transcripts.assembly import Assembler, Event, Skipped, groups_every_record
-from grounding.core.engine import JudgedAnswer, check_conversation
 from grounding.transcripts.files import (
-    Problem,
-    Record,
     can_read_in_ranges,
     count_lines,
     expand,
@@ -34,9 +34,6 @@ from grounding.transcripts.files import (
     read_range,
     read_records,
 )
-from grounding.model import ANSWER, Conversation
-from grounding.report import Summary
-from grounding.core.settings import Settings
 
 if TYPE_CHECKING:
     from grounding.run.workers import Workers

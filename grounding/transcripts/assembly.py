@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from grounding.transcripts.files import Problem, Record, exact_value
-from grounding.model import Conversation
+from grounding.model import Conversation, Problem, Record
+from grounding.transcripts.files import exact_value
 from grounding.transcripts.formats import (
     RecordError,
     agents_sdk,

@@ -16,39 +16,17 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import BinaryIO
 
 import orjson
 
-from grounding import json_exact as jsontext
-from grounding.errors import InputError
+from grounding import json_exact
 from grounding.core.text.patterns import LazyPattern
-from grounding.pickling import by_position
+from grounding.errors import InputError
+from grounding.model import Problem, Record
 
 _BOM = b"\xef\xbb\xbf"
-
-
-@dataclass(slots=True)  # not frozen: one per line, and a frozen __init__ costs ~6x (a setattr per field)
-class Record:
-    source: str
-    line: int
-    value: object
-    size: int = 0  # bytes the record took in the input (progress, MB/s)
-    raw: bytes | None = None  # the line as read, so a worker process can parse it again cheaply
-    # False: parsed by orjson alone, its numbers not checked yet (see exact_value); raw is then the line
-    exact: bool = True
-    document: bytes | None = None  # the whole .json document this record is (part of): where its answers are
-
-    __reduce__ = by_position
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    source: str
-    line: int | None
-    message: str
 
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".ndjson")
@@ -436,7 +414,7 @@ def _is_conversation(item: object) -> bool:
 
 
 # orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
-# exactly (the same test as for a tool result's text, see jsontext.has_long_literal).
+# exactly (the same test as for a tool result's text, see json_exact.has_long_literal).
 _SURROGATE_ESCAPE = LazyPattern(re.compile, r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = LazyPattern(
     re.compile, r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
@@ -478,7 +456,7 @@ def _checked(raw: bytes, value: object) -> object:
     Such a literal comes back from orjson as a float (long integers too), so a record holding no float is
     exact; only one that does is searched for long literals (a pass over every byte).
     """
-    if not _may_hold_a_float(value) or not jsontext.has_long_literal(raw):
+    if not _may_hold_a_float(value) or not json_exact.has_long_literal(raw):
         return value
     return _parsed_exactly(raw)
 
@@ -495,7 +473,7 @@ def _parsed_exactly(raw: bytes) -> object:
 
 def _may_hold_a_float(value: object, budget: int = 256) -> bool:
     """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may)."""
-    for count, leaf in enumerate(jsontext.leaves(value)):
+    for count, leaf in enumerate(json_exact.leaves(value)):
         if count >= budget or type(leaf) is float:
             return True
     return False

@@ -13,15 +13,15 @@ from decimal import Decimal
 
 import regex
 
-from grounding.core.text import date_offsets
 from grounding.core.answer.arithmetic_lexer import Lexeme, Num, lex_line
 from grounding.core.answer.candidates import Answer, numbers_written
 from grounding.core.evidence.derive import find_formula
-from grounding.core.evidence.reading import spell
 from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.reading import spell
+from grounding.core.settings import Settings
+from grounding.core.text import date_offsets
 from grounding.core.text.normalise import digit_count
 from grounding.core.text.patterns import LazyPattern
-from grounding.core.settings import Settings
 
 _MAX_LEFT = 64
 _COUNT_WORDS = {

@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import is_number, normalise_once
-from grounding.core.settings import Settings
 from grounding.core.text.tokens import tokens, tokens_with_digits
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify, classify_once
 

@@ -20,7 +20,6 @@ from decimal import Decimal
 from itertools import repeat
 
 from grounding.core.evidence import counts, verbatim
-from grounding.core.text import date_offsets
 from grounding.core.evidence.reading import (
     Examined,
     Forms,
@@ -33,9 +32,10 @@ from grounding.core.evidence.reading import (
     seen_of,
     spell,
 )
-from grounding.core.text.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.evidence.totals import Totals
+from grounding.core.text import date_offsets
+from grounding.core.text.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once
 
 _WHOLE_SEPARATOR = "\x00"
 _ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs

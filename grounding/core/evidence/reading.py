@@ -17,11 +17,11 @@ from itertools import chain
 
 import regex
 
-from grounding import json_exact as jsontext
+from grounding import json_exact
 from grounding.core.evidence import pyrepr, verbatim
+from grounding.core.evidence.token_readings import TokenReader, components_of
 from grounding.core.text.dates import MONTHS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import lookup_forms, normalise, normalise_once, spell_number
-from grounding.core.evidence.token_readings import TokenReader, components_of
 from grounding.core.text.tokens import runs
 from grounding.core.text.units import SCALE_WORDS, scaled_numbers
 
@@ -74,7 +74,7 @@ class Forms:
         self.numbers -= forms.numbers | spelled
         self.operands -= forms.numbers | spelled
         self.collections = [
-            ([n for n in members if jsontext.number_spelling(n).lstrip("-") not in forms.numbers], key)
+            ([n for n in members if json_exact.number_spelling(n).lstrip("-") not in forms.numbers], key)
             for members, key in self.collections
         ]
         self.prose_iso -= spelled
@@ -193,7 +193,7 @@ class _Reader:
 
     def number(self, node: object) -> None:
         """A JSON number leaf: its exact spelling is a plain form, its absolute value an operand."""
-        spelling = jsontext.number_spelling(node)
+        spelling = json_exact.number_spelling(node)
         if self.lookups:
             self.forms.plain.update(lookup_forms(spelling))
         if not _finite(node):
@@ -263,12 +263,12 @@ class Examined:
     text: str
     document: object  # the parsed document, or _TEXT
     exact_json: bool  # the document is the text parsed as JSON, so its strings can be read off the text
-    notes: jsontext.Notes | None  # of an exact JSON text: what its marks tell
+    notes: json_exact.Notes | None  # of an exact JSON text: what its marks tell
     absence: dict | None = None  # the part of an absence that grounds
     failed: bool = False
     argument_forms: Forms | None = None  # what the call's arguments spell, when a failed lookup must drop it
     arguments: str | None = None  # of a failed result: the call's arguments, read when the result is (see above)
-    # False: its numbers may not be as written yet (see jsontext.parse_unchecked; exact_document makes them so)
+    # False: its numbers may not be as written yet (see json_exact.parse_unchecked; exact_document makes them so)
     exact: bool = True
 
 
@@ -320,9 +320,9 @@ def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arg
 
 def exact_document(examined: Examined) -> object:
     """A result's document with every number as written: parsed again exactly when the fast parser may have
-    rounded one (jsontext.checked). Reading a result, or testing a number in it, asks this first."""
+    rounded one (json_exact.checked). Reading a result, or testing a number in it, asks this first."""
     if not examined.exact:
-        examined.document = jsontext.checked(examined.text, examined.document)
+        examined.document = json_exact.checked(examined.text, examined.document)
         examined.exact = True
     return examined.document
 
@@ -418,14 +418,14 @@ def _numbers_and_collections(document: dict | list, forms: Forms) -> list:
             continue
         if not kinds.isdisjoint(_CONTAINERS):
             stack.extend([child for child in members if type(child) is dict or type(child) is list])
-        if kinds.isdisjoint(jsontext.NUMBER_TYPES):
+        if kinds.isdisjoint(json_exact.NUMBER_TYPES):
             continue
-        if jsontext.NUMBER_TYPES.issuperset(kinds):
+        if json_exact.NUMBER_TYPES.issuperset(kinds):
             leaves.extend(members)
             if is_list and len(members) >= 2:
                 forms.collections.append((members, None))  # an array of numbers
         else:
-            leaves.extend([child for child in members if type(child) in jsontext.NUMBER_TYPES])
+            leaves.extend([child for child in members if type(child) in json_exact.NUMBER_TYPES])
     return leaves
 
 
@@ -448,7 +448,7 @@ def _strings(document: dict | list) -> list[str]:
 def _numbers_by_key(members: list[dict]) -> dict[str, list]:
     """The number children of objects, by key, keys in order of first appearance."""
     by_key: dict[str, list] = {}
-    numeric = jsontext.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
+    numeric = json_exact.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
     for member in members:
         for key, child in member.items():
             if type(child) in numeric:
@@ -457,7 +457,7 @@ def _numbers_by_key(members: list[dict]) -> dict[str, list]:
 
 
 def _magnitudes(leaves: list) -> set[str]:
-    """The absolute values of number leaves as the index spells them (jsontext.number_spelling), in C for
+    """The absolute values of number leaves as the index spells them (json_exact.number_spelling), in C for
     ints and floats written without an exponent: the repr of such a float is its spelling, but for a
     trailing ".0"."""
     if _INTS_AND_FLOATS.issuperset(map(type, leaves)):
@@ -465,7 +465,7 @@ def _magnitudes(leaves: list) -> set[str]:
         if "e" not in written and "n" not in written:  # no exponent, inf or nan
             return set(written.replace(".0\n", "\n").replace("-", "").split())
     # NaN and the infinities (a JSON extension some producers write) are no operand: read as words elsewhere
-    return {jsontext.number_spelling(leaf).lstrip("-") for leaf in leaves if _finite(leaf)}
+    return {json_exact.number_spelling(leaf).lstrip("-") for leaf in leaves if _finite(leaf)}
 
 
 def _finite(number: object) -> bool:
@@ -496,24 +496,24 @@ def _parse(text: str) -> object:
     return _parse_with_origin(text)[0]
 
 
-def _parse_with_origin(text: str, checked: bool = True) -> tuple[object, bool, jsontext.Notes | None, bool]:
+def _parse_with_origin(text: str, checked: bool = True) -> tuple[object, bool, json_exact.Notes | None, bool]:
     """The document; whether it is text itself parsed as JSON (not encoded twice, not a Python repr); then
     the notes on its text; and whether its numbers are as written (without checked, a JSON text's may not
-    be yet: see jsontext.parse_unchecked)."""
+    be yet: see json_exact.parse_unchecked)."""
     stripped = text.lstrip()
     if stripped[:1] == '"':
         try:
-            inner = jsontext.parse(text)
-        except jsontext.NotJson:
+            inner = json_exact.parse(text)
+        except json_exact.NotJson:
             return _TEXT, False, None, True
-        document = _parse(inner) if isinstance(inner, str) and jsontext.looks_like_json(inner) else _TEXT
+        document = _parse(inner) if isinstance(inner, str) and json_exact.looks_like_json(inner) else _TEXT
         return document, False, None, True
-    if not jsontext.looks_like_json(text):
+    if not json_exact.looks_like_json(text):
         return _TEXT, False, None, True
     try:
-        document, exact = (jsontext.parse(text), True) if checked else jsontext.parse_unchecked(text)
-        return document, True, jsontext.Notes(text), exact
-    except jsontext.NotJson:
+        document, exact = (json_exact.parse(text), True) if checked else json_exact.parse_unchecked(text)
+        return document, True, json_exact.Notes(text), exact
+    except json_exact.NotJson:
         pass
     document = pyrepr.parse(text)
     return (_TEXT, False, None, True) if document is None else (document, False, None, True)
@@ -538,7 +538,7 @@ def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool 
                 _note_collection(node, True, reader.forms)
         elif kind is str:
             strings.append(node)
-        elif kind is jsontext.Constant:
+        elif kind is json_exact.Constant:
             reader.forms.plain.add(str(node))
         elif node is True or node is False:
             if reader.options.keep_words:
@@ -556,7 +556,7 @@ def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
     first = type(members[0])
     if first is dict:
         _member_totals(members, forms)
-    elif is_list and first in jsontext.NUMBER_TYPES:
+    elif is_list and first in json_exact.NUMBER_TYPES:
         _array_total(members, forms)
 
 
@@ -565,7 +565,7 @@ _CONTAINERS = frozenset({dict, list})
 
 
 def _array_total(array: list, forms: Forms) -> None:
-    if jsontext.NUMBER_TYPES.issuperset(map(type, array)):
+    if json_exact.NUMBER_TYPES.issuperset(map(type, array)):
         forms.collections.append((array, None))
 
 
@@ -621,21 +621,21 @@ def _reports_error(document: object, exact: bool = True) -> bool:
 def _is_empty_value(value: object) -> bool:
     if value is None or value is False or value == "" or value == [] or value == {}:
         return True
-    return jsontext.is_number(value) and value == 0
+    return json_exact.is_number(value) and value == 0
 
 
 def _says_nothing(document: object, arguments: Forms) -> bool:
     """True when no scalar of the document says anything beyond the call's arguments (§9.6)."""
     spelled = set(arguments.every_form())
-    for node in jsontext.leaves(document):
+    for node in json_exact.leaves(document):
         if node is True:
             return False
         elif isinstance(node, str):
             value = normalise(node)
             if value and value not in spelled:
                 return False
-        elif jsontext.is_number(node) and node != 0:
-            if jsontext.number_spelling(node) not in spelled:
+        elif json_exact.is_number(node) and node != 0:
+            if json_exact.number_spelling(node) not in spelled:
                 return False
     return True
 
@@ -660,7 +660,7 @@ def _says_more_than(document: object, arguments: str, exact: bool = True) -> boo
             nested.append(node)
         elif _surely_unspelled(node, searched, exact):
             return True
-    return any(_surely_unspelled(node, searched, exact) for container in nested for node in jsontext.leaves(container))
+    return any(_surely_unspelled(node, searched, exact) for container in nested for node in json_exact.leaves(container))
 
 
 def _surely_unspelled(node: object, searched: str, exact: bool = True) -> bool:
@@ -672,8 +672,8 @@ def _surely_unspelled(node: object, searched: str, exact: bool = True) -> bool:
     if type(node) is str:
         value = normalise_once(node)  # a leaf's value is mostly read nowhere else: normalise's memo would miss
         return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched
-    if jsontext.is_number(node) and node != 0:
-        return verbatim.key(jsontext.number_spelling(node)) not in searched
+    if json_exact.is_number(node) and node != 0:
+        return verbatim.key(json_exact.number_spelling(node)) not in searched
     return False
 
 

@@ -13,7 +13,7 @@ import bisect
 import math
 from decimal import Decimal
 
-from grounding import json_exact as jsontext
+from grounding import json_exact
 from grounding.core.evidence.reading import spell
 
 # fsum rounds once, and a member's float lies within 2**-53 of its spelled value (relative), so a
@@ -47,7 +47,7 @@ class Totals:
             positions = range(len(self._collections))
         for position in positions:
             members, key = self._collections[position]
-            spellings = [jsontext.number_spelling(member).lstrip("-") for member in members]
+            spellings = [json_exact.number_spelling(member).lstrip("-") for member in members]
             total = sum(map(Decimal, spellings), Decimal(0))
             if total == magnitude:
                 addends = " + ".join(spellings[:_SHOWN]) + (" + …" if len(spellings) > _SHOWN else "")

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from grounding import json_exact as jsontext
+from grounding import json_exact
 from grounding.core.text.dates import MONTHS
 from grounding.core.text.normalise import fold_digits
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
@@ -44,7 +44,7 @@ _LITERAL_AFTER_TEXT = frozenset(",]} \t\n\r")
 _JSON_MARKS = ":,"  # the token characters JSON writes outside its strings
 
 
-# Every character a JSON number literal's spelling holds (see jsontext.number_spelling).
+# Every character a JSON number literal's spelling holds (see json_exact.number_spelling).
 _NUMBER_CHARACTERS = frozenset("0123456789.-")
 
 
@@ -59,7 +59,7 @@ class Seen:
     literals: set[str] | None = None  # a JSON text's literals outside strings, when it is not ASCII
     quotes: list[int] | None = None  # an ASCII JSON text's quote counts by chunk (see quote_counts)
     lowered: str | None = None  # its lowered text, which its search text is made from; None: not seen
-    notes: jsontext.Notes | None = None  # of a JSON text: what its parse saw (see may_hold)
+    notes: json_exact.Notes | None = None  # of a JSON text: what its parse saw (see may_hold)
     _search: str | None = None  # its search text, once worked out
 
     def may_hold(self, keys: list[str], not_said_anywhere: bool = False) -> bool:
@@ -125,7 +125,7 @@ def see_text(text: str) -> Seen:
     return Seen(said=runs(lowered), lowered=lowered)
 
 
-def see_json(text: str, notes: jsontext.Notes) -> Seen:
+def see_json(text: str, notes: json_exact.Notes) -> Seen:
     """A JSON document's text, seen without walking the document; notes tell what its parse saw.
 
     With no backslash, every string is the text between two quotes, as parsed. An ASCII text's literals
@@ -266,7 +266,7 @@ def has_exponent(text: str) -> bool:
     on each side of an ``e`` (what the marks of its bytes show, several times faster than the pattern;
     call arguments are asked, one per tool result)."""
     if text.isascii():
-        return b"0e0" in text.encode().translate(jsontext.MARKS)
+        return b"0e0" in text.encode().translate(json_exact.MARKS)
     return _EXPONENT.search(text) is not None
 
 

@@ -13,9 +13,9 @@ from decimal import Decimal
 from enum import Enum
 from functools import lru_cache
 
+from grounding.core.settings import Settings
 from grounding.core.text.dates import range_ends as dated_range_ends
 from grounding.core.text.normalise import ASCII_DIGITS, ASCII_LETTERS, digit_count, lookup_forms, spell_number
-from grounding.core.settings import Settings
 from grounding.core.text.units import number_with_words, scale_suffix, scaled, split_unit
 
 # The standard engine: these run on every distinct token and part, and it is the faster one here.
@@ -26,10 +26,7 @@ _RANGE = re.compile(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)")
 _IDENTIFIER_MARK = re.compile(r"[^\W\d_]|[:_\-/.]")
 _HAS_DIGIT = re.compile(r"\d")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a number as normalise spells it: a sign, digits, a point
-# What a report calls an identifier that is a date or a clock time (a label only: no rule reads it)
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:t\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?"
-                   r"|\d{1,2}/\d{1,2}/\d{2,4}")
-_TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?[ap]\.?m\.?)?(?:z|[+-]\d{2}:?\d{2})?")
+
 
 
 # A number of more digits is judged as written, like an identifier: no sign, rounding or arithmetic reads it
@@ -134,20 +131,7 @@ def _identifier(value: str) -> Value | None:
     return None
 
 
-def shown_shape(value: str, shape: str) -> str:
-    """The shape a report shows a person: an identifier that is a date or a clock time is called so. The
-    JSON contract keeps SPEC §4's shape (``identifier``); no rule reads this label.
 
-    >>> [shown_shape(v, "identifier") for v in ["2024-05-20", "2024-05-20t14:00:00z", "14:00", "2:30 pm",
-    ...                                         "03/01/2023", "ord-5512"]]
-    ['date', 'date', 'time', 'time', 'date', 'identifier']
-    """
-    if shape == "identifier" and value[:1] in ASCII_DIGITS:
-        if _DATE.fullmatch(value):
-            return "date"
-        if _TIME.fullmatch(value):
-            return "time"
-    return shape
 
 
 def range_ends(value: str) -> tuple[str, str] | None:

@@ -1,87 +1,9 @@
-"""The run's tally: every record read is counted as judged, failed or skipped."""
+"""The run's tally in words: the summary line every human-facing output ends with, the --statistics lines,
+and why an empty run fails."""
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
-
-from grounding.core.engine import JudgedAnswer
-from grounding.verdict import Status
-
-# Which field of the summary counts the answers of each status.
-_STATUS_COUNTERS = {
-    Status.GROUNDED: "grounded",
-    Status.DERIVED: "derived",
-    Status.FLAGGED: "flagged",
-    Status.UNJUDGEABLE: "unjudgeable",
-    Status.CONTRACT_UNMET: "contract_unmet",
-    Status.TRUNCATED: "truncated",
-    Status.REFUSED: "refused",
-}
-
-
-@dataclass(slots=True)
-class Summary:
-    files: int = 0
-    records: int = 0
-    conversations: int = 0
-    answers: int = 0
-    grounded: int = 0
-    derived: int = 0
-    flagged: int = 0
-    unjudgeable: int = 0
-    contract_unmet: int = 0
-    truncated: int = 0
-    refused: int = 0
-    candidates: int = 0
-    unsupported: int = 0
-    derived_values: int = 0
-    examples: int = 0
-    errors: int = 0
-    skipped: int = 0  # records read that hold no conversation of their own (Claude Code snapshots, …)
-    skipped_reasons: Counter = field(default_factory=Counter)
-    unfinished: int = 0  # traces read but not complete when an interrupted run stopped (not in the JSON)
-    via: Counter = field(default_factory=Counter)
-    unsupported_by_shape: Counter = field(default_factory=Counter)
-    unsupported_values: Counter = field(default_factory=Counter)
-
-    def count(self, answer: JudgedAnswer) -> None:
-        verdict = answer.verdict
-        self.answers += 1
-        counter = _STATUS_COUNTERS[verdict.status]
-        setattr(self, counter, getattr(self, counter) + 1)
-        self.candidates += verdict.candidates
-        self.unsupported += len(verdict.unsupported)
-        self.examples += len(verdict.examples)
-        if verdict.grounded_via:  # most answers have none, and Counter.update costs a call chain even then
-            self.derived_values += verdict.derived_values
-            self.via.update(finding.via for finding in verdict.grounded_via)
-        for finding in verdict.unsupported:
-            self.unsupported_by_shape[finding.shape] += 1
-            self.unsupported_values[finding.value] += 1
-
-    def as_json(self) -> dict:
-        return {
-            "files": self.files,
-            "records": self.records,
-            "conversations": self.conversations,
-            "answers": self.answers,
-            "grounded": self.grounded,
-            "derived": self.derived,
-            "flagged": self.flagged,
-            "unjudgeable": self.unjudgeable,
-            "contract_unmet": self.contract_unmet,
-            "truncated": self.truncated,
-            "refused": self.refused,
-            "candidates": self.candidates,
-            "unsupported": self.unsupported,
-            "derived_values": self.derived_values,
-            "via": dict(sorted(self.via.items())),
-            "examples": self.examples,
-            "errors": self.errors,
-            "skipped": self.skipped,
-            "skipped_reasons": dict(sorted(self.skipped_reasons.items())),
-        }
+from grounding.model import Summary
 
 
 def summary_line(summary: Summary) -> str:

@@ -1,5 +1,4 @@
-"""The findings a run reports, each with a stable code and name (as linters number theirs), and the
-selection of them that ``--select`` / ``--ignore`` make.
+"""The selection of findings that ``--select`` / ``--ignore`` make (the codes are grounding.model.RULES).
 
 A finding whose rule is not selected is neither reported nor fails the run: an ignored unsupported value or
 example is taken out of its answer's verdict (as a baseline takes a known one out); an ignored contract,
@@ -9,37 +8,10 @@ unjudgeable or derived finding no longer fails the run under the option that wou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from difflib import get_close_matches
 
 from grounding.errors import OptionError
-from grounding.verdict import Verdict, with_findings
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    code: str
-    name: str
-    level: str  # SARIF's: error, warning, note
-    summary: str
-
-
-RULES: tuple[Rule, ...] = (
-    Rule("GR001", "unsupported-value", "error", "A value in a final answer appears in no tool result read before it."),
-    Rule("GR002", "contract-unmet", "error",
-         "The answer does not meet its output schema (json-parse or schema-validate)."),
-    Rule("GR003", "unjudgeable", "warning", "The evidence the answer was written from is not in the record."),
-    Rule("GR004", "truncated", "warning", "The model stopped at a limit: the text is not a finished answer."),
-    Rule("GR005", "refused", "warning", "The model declined to answer."),
-    Rule("GR006", "derived-value", "note", "A value computed from read values, shown with its formula."),
-    Rule("GR007", "example", "note", "A value written as an example or a format hint, not as a claim."),
-)
-BY_NAME = {rule.name: rule for rule in RULES}
-ALL_CODES = frozenset(rule.code for rule in RULES)
-
-
-def code_of(name: str) -> str:
-    return BY_NAME[name].code
+from grounding.model import ALL_CODES, BY_NAME, RULES, Verdict, with_findings
 
 
 def selection(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> frozenset[str]:
