@@ -17,8 +17,6 @@ from decimal import Decimal
 # edges; speed is the reason for this exception).
 import orjson
 
-from grounding.core.text.normalise import spell_decimal
-
 # A number literal this long may not survive a float. A literal outside strings follows a colon, bracket
 # or comma; long digit runs inside strings (IBANs, card numbers) rarely do, and parse the same either way.
 # Runs are found in the text's marks with substring searches, several times faster than a pattern: digits,
@@ -206,3 +204,13 @@ NUMBER_TYPES = frozenset({int, float, Decimal})  # the types of a parsed number 
 
 def is_number(node: object) -> bool:
     return type(node) in NUMBER_TYPES
+
+
+def spell_decimal(number: Decimal) -> str:
+    """Spell a Decimal canonically, without exponent, never rounding."""
+    plain = format(number, "f")
+    if "." in plain:
+        plain = plain.rstrip("0").rstrip(".")
+    if plain in ("-0", ""):
+        return "0"
+    return plain

@@ -14,8 +14,6 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from grounding.frames import is_framework_frame
-
 
 def by_position(self: object) -> tuple:
     """``__reduce__`` for a slots dataclass: its fields by position.
@@ -71,10 +69,6 @@ class Conversation:
     input_format: str
     unjudgeable: str | None = None  # why the evidence cannot be known (content not captured, server-side state)
 
-
-def is_framework_correction(text: str) -> bool:
-    """True for user text a framework wrote to quote the model's values back (§2.3; grounding.frames)."""
-    return is_framework_frame(text)
 
 
 # records read -------------------------------------------------------------------------------------------

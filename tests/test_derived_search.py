@@ -23,9 +23,9 @@ from grounding.core.evidence.reading import (
     read_examined,
     read_numbers,
     read_string_numbers,
-    spell,
 )
 from grounding.core.evidence.totals import Totals
+from grounding.core.text.normalise import spell
 
 _members = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6),

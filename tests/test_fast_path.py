@@ -20,9 +20,8 @@ from grounding import json_exact
 from grounding.core.engine import check_conversation
 from grounding.core.evidence import verbatim
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.reading import spell
 from grounding.core.settings import Settings, build_settings
-from grounding.core.text.normalise import spell_decimal
+from grounding.core.text.normalise import spell
 from grounding.transcripts.formats import read_record
 
 
@@ -295,7 +294,7 @@ def test_a_long_literal_outside_strings_is_parsed_exactly_and_one_inside_a_strin
 
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
-    assert json_exact.number_spelling(number) == spell_decimal(Decimal(repr(number)))
+    assert json_exact.number_spelling(number) == json_exact.spell_decimal(Decimal(repr(number)))
 
 
 @given(st.lists(st.one_of(st.integers(), st.floats(), st.decimals(allow_nan=False, allow_infinity=False),
@@ -403,7 +402,7 @@ def test_a_literal_is_said_exactly_when_the_text_holds_it_outside_strings(docume
     holds = bool(verbatim.says(text, asked, True, verbatim.is_canonical(asked), seen.quotes))
     in_a_string = bool(verbatim.says(text, asked, True))
     # a literal says the number the index spells it as (12.50 says 12.5), but "-0.0" does not say 0
-    spelled = {spell_decimal(Decimal(lit)) for lit in literals
+    spelled = {json_exact.spell_decimal(Decimal(lit)) for lit in literals
                if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", lit) and not (lit.startswith("-") and Decimal(lit) == 0)}
     assert holds == (verbatim.is_canonical(asked) and asked in spelled or in_a_string)
 
@@ -533,7 +532,7 @@ def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(lite
     held = read_tool_result(text, ReadOptions(straightforward=True)).plain
     index = EvidenceIndex()
     index.see_result(text)
-    spelled = spell_decimal(Decimal(written))
+    spelled = json_exact.spell_decimal(Decimal(written))
     asked = {spelled, literal, written, spelled + "0", "-" + spelled, spelled.lstrip("-"), spelled + ".5",
              spelled[:-1].rstrip(".")}
     for value in asked:
@@ -556,6 +555,7 @@ _ANSWER_PARTS = st.sampled_from([
 def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_find(parts):
     from grounding.core.answer import arithmetic
     from grounding.core.answer.candidates import read_answer
+    from grounding.core.judge import _ReadOperands
 
     text = " ".join(parts)
     answer, settings = read_answer(text, Settings()), Settings()
@@ -565,11 +565,11 @@ def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_f
         index.see_result('{"amounts": [120, 360, 10, 20, 30, 1200.5, 75, 45, 99, 12, 42, 4, 3, 5, 7, 6, 2]}')
         return index
 
-    quick = arithmetic.Computations(answer, read_index(), settings)
+    quick = arithmetic.Computations(answer, _ReadOperands(read_index()), settings.min_digits)
     quick_results = quick._read()
     saved, arithmetic._may_compute = arithmetic._may_compute, lambda text: True
     try:
-        every = arithmetic.Computations(answer, read_index(), settings)
+        every = arithmetic.Computations(answer, _ReadOperands(read_index()), settings.min_digits)
         assert (quick_results, quick._refuted) == (every._read(), every._refuted)
         if parts in (["$120 per night,", "$360 for 3 nights."], ["- item $10\n- item $10\nTotal: $20"]):
             assert quick_results  # the examples do state something

@@ -263,7 +263,7 @@ def _settings(options: Resolved) -> Settings:
     )
     contracts = None
     if options["schema"] or options["schema-for"]:
-        from grounding.core.contract import load_contracts  # a run without a schema never needs it
+        from grounding.cli.schemas import load_contracts  # a run without a schema never needs it
 
         contracts = load_contracts(options["schema"], options["schema-for"])
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),

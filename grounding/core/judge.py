@@ -6,6 +6,7 @@ the ``via`` the report shows. A value grounded plainly has no ``via``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 import regex
@@ -16,8 +17,8 @@ from grounding.core.evidence.derive import BOUND_NOTE, find_formula
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise
-from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, classify, range_ends
+from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
+from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, range_ends
 from grounding.model import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -36,7 +37,8 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
         index.look_for([form for candidate in pending for form in lookup_forms(candidate.value)])
     for candidate in pending:
         if written_as_examples is None:
-            work = arithmetic.Computations(answer, index, settings) if settings.derived else None
+            operands = _ReadOperands(index)
+            work = arithmetic.Computations(answer, operands, settings.min_digits) if settings.derived else None
             written_as_examples = examples.Examples(answer)
         finding = _route(candidate, answer, index, settings, work, written_as_examples)
         if finding is None:
@@ -72,7 +74,7 @@ def _route(
     if via is None:
         via, matched = _by_prose_date(candidate.value, index)
         if via is None:
-            via, matched = masks.masked_match(candidate, answer, index)
+            via, matched = _by_mask(candidate, answer, index)
         if via is None:
             via, matched = _by_composite(candidate, index, settings)
         if via is not None:
@@ -80,7 +82,7 @@ def _route(
         formula = _by_computation(candidate, answer, index, work) or _by_date_offset(candidate, answer, index, work)
         if formula is not None:
             return _found(candidate, *formula)
-        if written_as_examples.is_example(candidate, index):
+        if written_as_examples.written_as_example(candidate) and not _neighbour_read(candidate.value, index):
             return _found(candidate, "example")
         bounded = work is not None and candidate.kind is NUMBER and magnitude_of(candidate.value) in work.bounded
         return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at,
@@ -148,6 +150,41 @@ def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | 
     return None, None
 
 
+@dataclass(frozen=True, slots=True)
+class _ReadOperands:
+    """The evidence's side of a computation the answer shows (arithmetic.Operands)."""
+
+    index: EvidenceIndex
+
+    def is_read(self, magnitude: Decimal, decimals: int) -> bool:
+        index = self.index
+        return (index.is_any_form(spell(magnitude)) or index.has_number(magnitude)
+                or index.has_number_rounding_to(magnitude, decimals))
+
+    def is_derived(self, magnitude: Decimal) -> bool:
+        return find_formula(magnitude, self.index) is not None
+
+
+def _neighbour_read(value: str, index: EvidenceIndex) -> bool:
+    """True when a spelling one character off value was read (examples.neighbours): a typo of a read value."""
+    variants = examples.neighbours(value)
+    # said verbatim first: a search of the texts seen, where a form may send a huge result through reading
+    return any(map(index.says_verbatim, variants)) or any(map(index.is_any_form, variants))
+
+
+def _by_mask(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> tuple[str | None, str | None]:
+    """Route 7: every occurrence is masked and a longer read form ends with each visible tail (§9.11)."""
+    tails = masks.masked_tails(candidate, answer)
+    if tails is None:
+        return None, None
+    matched = None
+    for tail in tails:
+        matched = index.form_ending_with(tail)
+        if matched is None:
+            return None, None
+    return "masked", matched
+
+
 def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings) -> tuple[str | None, str | None]:
     """Route 8: every ``+``/``/`` part of an identifier is a grounded value (§9.13)."""
     if candidate.kind is not IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
@@ -160,7 +197,7 @@ def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings
         value = normalise(part)
         if settings.is_exempt(value):
             continue
-        classified = classify(value, settings.min_digits, settings)
+        classified = settings.classify(value)
         if classified is None:
             return None, None
         values.append((classified, part))

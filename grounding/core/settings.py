@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import regex
 
 from grounding.core.text.normalise import lookup_forms, normalise
+from grounding.core.text.values import DECLARED, Value, classify_plainly
 from grounding.errors import OptionError, PatternTimeout
 from grounding.model import ALL_CODES
 
@@ -64,6 +65,20 @@ class Settings:
         if value in self.exempt:
             return True
         return bool(self.exempt_patterns) and any(pattern.matches(value) for pattern in self.exempt_patterns)
+
+    def classify(self, value: str) -> Value | None:
+        """§6 before §4.1: an exempt value is none, a declared shape's match is a value of that shape, and
+        the rest is §4.1's to decide (512mb is no value when 512 is exempt)."""
+        if self.exempt or self.exempt_patterns or self.shapes:
+            if self.is_exempt(value):
+                return None
+            shape = self.shape_of(value)
+            if shape is not None:
+                return Value(value, shape, DECLARED)
+        found, with_unit = classify_plainly(value, self.min_digits)
+        if with_unit and self.exempt and any(form in self.exempt for form in lookup_forms(found.value)):
+            return None
+        return found
 
     def shape_of(self, value: str) -> str | None:
         for shape in self.shapes:

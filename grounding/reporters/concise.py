@@ -8,8 +8,8 @@ from typing import TextIO
 from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary, Verdict, shown_shape
 from grounding.reporters.escape import one_line
 from grounding.reporters.findings import findings_of
+from grounding.reporters.streams import is_regular_file
 from grounding.reporters.summary import summary_line
-from grounding.run.report_file import is_regular_file
 
 
 class ConciseReporter:

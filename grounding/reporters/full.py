@@ -28,8 +28,8 @@ from grounding.model import (
     shown_shape,
 )
 from grounding.reporters.escape import visible
+from grounding.reporters.streams import is_regular_file
 from grounding.reporters.summary import counted, summary_line
-from grounding.run.report_file import is_regular_file
 
 _CONTEXT = 40
 _WHITESPACE = re.compile(r"\s+")

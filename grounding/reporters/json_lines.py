@@ -8,7 +8,7 @@ import orjson
 
 from grounding.model import JudgedAnswer, Problem, Summary
 from grounding.reporters.json_report import answer_json, problem_json
-from grounding.run.report_file import is_regular_file
+from grounding.reporters.streams import is_regular_file
 
 
 class JsonLinesReporter:

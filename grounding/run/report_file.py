@@ -8,7 +8,6 @@ one of the run's inputs is refused: writing it would destroy the transcript befo
 from __future__ import annotations
 
 import os
-import stat
 import tempfile
 from collections.abc import Iterable
 from typing import TextIO
@@ -79,15 +78,6 @@ class AtomicFile:
                 os.unlink(self._temporary)
             except FileNotFoundError:
                 pass
-
-
-def is_regular_file(stream: TextIO) -> bool:
-    """Whether a stream writes to a regular file (read when the run ends), not a pipe or a terminal (read as
-    it is written, where each answer's lines are flushed when written)."""
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's buffer), or a closed one
-        return False
 
 
 def _umask() -> int:

@@ -22,7 +22,6 @@ from typing import BinaryIO
 import orjson
 
 from grounding import json_exact
-from grounding.core.text.patterns import LazyPattern
 from grounding.errors import InputError
 from grounding.model import Problem, Record
 
@@ -415,11 +414,9 @@ def _is_conversation(item: object) -> bool:
 
 # orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
 # exactly (the same test as for a tool result's text, see json_exact.has_long_literal).
-_SURROGATE_ESCAPE = LazyPattern(re.compile, r"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = LazyPattern(
-    re.compile, r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
+_SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F]"
+_LONE_SURROGATE = (r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                   r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
 def loads(raw: bytes) -> object:
@@ -463,8 +460,8 @@ def _checked(raw: bytes, value: object) -> object:
 
 def _parsed_exactly(raw: bytes) -> object:
     text = raw.decode("utf-8")  # a UnicodeDecodeError is reported with its byte offset
-    if _SURROGATE_ESCAPE.search(text):
-        text = _LONE_SURROGATE.sub(r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8
+    if re.search(_SURROGATE_ESCAPE, text):  # (re keeps the compiled pattern: none is compiled at import)
+        text = re.sub(_LONE_SURROGATE, r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8
     try:
         return json.loads(text, parse_float=Decimal)
     except RecursionError:

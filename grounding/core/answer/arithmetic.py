@@ -10,17 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Protocol
 
 import regex
 
 from grounding.core.answer.arithmetic_lexer import Lexeme, Num, lex_line
 from grounding.core.answer.candidates import Answer, numbers_written
-from grounding.core.evidence.derive import find_formula
-from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.reading import spell
-from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import digit_count
+from grounding.core.text.normalise import digit_count, spell
 from grounding.core.text.patterns import LazyPattern
 
 _MAX_LEFT = 64
@@ -58,13 +55,24 @@ class _Line:
         return [lx.num for lx in self.lexemes if lx.kind == "num" and lx.num.is_currency]
 
 
+class Operands(Protocol):
+    """What the judge says of an operand the answer writes: the answer side reads the computation, the
+    evidence says whether its operands were read."""
+
+    def is_read(self, magnitude: Decimal, decimals: int) -> bool:
+        """Read before the answer in any form, or rounded from a number read (to the decimals written)."""
+
+    def is_derived(self, magnitude: Decimal) -> bool:
+        """A formula over the numbers read gives it (§9.7)."""
+
+
 class Computations:
     """The written computations of one answer, read once, in reading order."""
 
-    def __init__(self, answer: Answer, index: EvidenceIndex, settings: Settings) -> None:
+    def __init__(self, answer: Answer, operands: Operands, min_digits: int) -> None:
         self._answer = answer
-        self._index = index
-        self._settings = settings
+        self._operands = operands
+        self._min_digits = min_digits
         self._results: dict[Decimal, tuple[str, str]] | None = None
         self._refuted: set[Decimal] = set()
         self._named: frozenset[Decimal] | None = None
@@ -196,15 +204,11 @@ class Computations:
     def _acceptable(self, num: Num) -> bool:
         """An operand read before the answer, rounded from one, or computed earlier (§9.9)."""
         magnitude = num.magnitude
-        index = self._index
-        spelled = spell(magnitude)
-        if index.is_any_form(spelled) or index.has_number(magnitude):
-            return True
-        if index.has_number_rounding_to(magnitude, num.decimals):
+        if self._operands.is_read(magnitude, num.decimals):
             return True
         if self._results is not None and magnitude in self._results:
             return True
-        return digit_count(spelled) >= self._settings.min_digits and find_formula(magnitude, index) is not None
+        return digit_count(spell(magnitude)) >= self._min_digits and self._operands.is_derived(magnitude)
 
 
 def _may_compute(text: str) -> bool:

@@ -10,7 +10,7 @@ from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import is_number, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits
-from grounding.core.text.values import LONGEST_NUMBER, Kind, classify, classify_once
+from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -57,7 +57,7 @@ def read_answer(text: str, settings: Settings) -> Answer:
             known = found.get(value)
             if known is None:
                 # (with no shape declared every token holds a digit: see _values_written)
-                classified = classify_once(value, min_digits) if plain else classify(value, min_digits, settings)
+                classified = classify_once(value, min_digits) if plain else settings.classify(value)
                 if classified is None:
                     continue
                 known = found.get(classified.value)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import regex
 
 from grounding.core.answer.candidates import Answer, Candidate
-from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.text.patterns import LazyPattern
 from grounding.core.text.values import COMPOSITE_JOINER
 
@@ -40,25 +39,24 @@ class Examples:
         self.answer = answer
         self._flags: dict[tuple[int, int], bool] | None = None
 
-    def is_example(self, candidate: Candidate, index: EvidenceIndex) -> bool:
+    def written_as_example(self, candidate: Candidate) -> bool:
         if self._flags is None:
             self._flags = _example_occurrences(self.answer)
-        return is_example(candidate, self.answer, index, self._flags)
+        return written_as_example(candidate, self.answer, self._flags)
 
 
-def is_example(
-    candidate: Candidate, answer: Answer, index: EvidenceIndex, flags: dict[tuple[int, int], bool] | None = None
+def written_as_example(
+    candidate: Candidate, answer: Answer, flags: dict[tuple[int, int], bool] | None = None
 ) -> bool:
-    """Route 11: every occurrence is an example, or every one is a placeholder, and no neighbour was read."""
+    """Route 11's claim: every occurrence is an example, or every one is a placeholder (the judge then asks
+    that none of its neighbours was read)."""
     occurrences = candidate.occurrences
     if not occurrences or len(candidate.value) > LONGEST_EXAMPLE:
         return False  # (a longer one has too many neighbours to try: it stays unsupported)
     flags = _example_occurrences(answer) if flags is None else flags
     every_example = all(flags.get((o.segment, o.start), False) for o in occurrences)
     every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end]) for o in occurrences)
-    if not (every_example or every_placeholder):
-        return False
-    return not _is_neighbour_of_read_value(candidate.value, index)
+    return every_example or every_placeholder
 
 
 def is_placeholder(written: str) -> bool:
@@ -119,10 +117,11 @@ def _after_trigger(text: str, start: int, end: int) -> bool:
     return opening in _QUOTES and bool(opening) and closing in _QUOTES and bool(closing)
 
 
-def _is_neighbour_of_read_value(value: str, index: EvidenceIndex) -> bool:
-    """True when value, or one of its ``+``/``/`` parts, is one character off a read form."""
+def neighbours(value: str) -> list[str]:
+    """Every spelling one character off value, or off one of its ``+``/``/`` parts: an example that is one
+    of them looks like a typo of a read value, and stays unsupported."""
     parts = [value] + [part for part in COMPOSITE_JOINER.split(value) if part != value]
-    variants = [
+    return [
         part[:i] + replacement + part[i + 1 :]
         for part in parts
         if len(part) >= 6 and any(ch.isdigit() for ch in part)
@@ -130,5 +129,3 @@ def _is_neighbour_of_read_value(value: str, index: EvidenceIndex) -> bool:
         for replacement in _NEIGHBOUR_CHARS
         if replacement != original
     ]
-    # said verbatim first: a search of the texts seen, where a form may send a huge result through reading
-    return any(map(index.says_verbatim, variants)) or any(map(index.is_any_form, variants))

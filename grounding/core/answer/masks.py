@@ -6,12 +6,9 @@ ends with them. Masked digits are an id fragment: they are never computed.
 
 from __future__ import annotations
 
-from itertools import chain
-
 import regex
 
 from grounding.core.answer.candidates import Answer, Candidate, Occurrence
-from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.text.patterns import LazyPattern
 
 _PHRASE = LazyPattern(
@@ -26,21 +23,16 @@ _MASKED_TOKEN = LazyPattern(regex.compile, r"(?:[xX]{3,}|#{2,})(?:[-_.][xX]+)*[-
 _DOTTED_TOKEN = LazyPattern(regex.compile, r".*?\.{3,}(?P<tail>.+)")
 _DIGITS = LazyPattern(regex.compile, r"\d+")
 _HAS_DIGIT = LazyPattern(regex.compile, r"\d")
-_DECIMAL_FRACTION = LazyPattern(regex.compile, r"-?\d+\.\d+")
 _LOOKBACK = 48
 
 
-def masked_match(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> tuple[str | None, str | None]:
-    """Route 7: every occurrence is masked and a longer read form ends with its tail."""
+def masked_tails(candidate: Candidate, answer: Answer) -> list[str] | None:
+    """Route 7's claim: the visible tail of every occurrence, when every one is masked; else None (the
+    judge asks whether a longer read form ends with each)."""
     tails = [_tail(candidate, answer.segments[o.segment], o) for o in candidate.occurrences]
     if not tails or any(tail is None for tail in tails):
-        return None, None
-    matched = None
-    for tail in tails:
-        matched = _form_ending_with(tail, index)
-        if matched is None:
-            return None, None
-    return "masked", matched
+        return None
+    return tails
 
 
 def all_masked(candidate: Candidate, answer: Answer) -> bool:
@@ -88,19 +80,3 @@ def _is_emphasis(segment: str, occurrence: Occurrence, before: str) -> bool:
     run = _ASTERISKS.search(segment, line_start, occurrence.start)
     opened_before = segment[line_start : run.start()] if run else ""
     return opened_before.count("**") % 2 == 1
-
-
-def _form_ending_with(tail: str, index: EvidenceIndex) -> str | None:
-    """A read form longer than the tail that ends with it (never an amount with decimals)."""
-    forms = index.forms
-    plainly = (forms.plain, index.wholes())
-    by_reading = (forms.unit, forms.date, index.components(), forms.prose_iso)
-    for group in (plainly, by_reading):
-        found = [
-            form
-            for form in chain.from_iterable(group)
-            if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
-        ]
-        if found:
-            return min(found, key=lambda form: (len(form), form))
-    return None

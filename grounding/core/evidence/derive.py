@@ -20,7 +20,7 @@ import bisect
 from decimal import Decimal
 
 from grounding.core.evidence.index import MULTIPLES, EvidenceIndex, may_combine
-from grounding.core.evidence.reading import spell
+from grounding.core.text.normalise import spell
 
 CHANCE_BOUND = 0.01  # the share of nearby values some formula may give before a formula proves nothing
 _NEIGHBOURHOOD = 10  # nearby: within a tenth of the value

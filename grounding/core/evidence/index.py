@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import repeat
+from itertools import chain, repeat
 
 from grounding.core.evidence import counts, verbatim
 from grounding.core.evidence.reading import (
@@ -30,12 +30,11 @@ from grounding.core.evidence.reading import (
     read_numbers,
     read_string_numbers,
     seen_of,
-    spell,
 )
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.evidence.totals import Totals
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once
+from grounding.core.text.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once, spell
 
 _WHOLE_SEPARATOR = "\x00"
 _ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
@@ -58,6 +57,7 @@ class _Piece:
 SCALED_LENGTH = 24
 SCALED_LIMIT = 10**27
 _DECIMALS = re.compile(r"\.(\d+)")
+_DECIMAL_FRACTION = re.compile(r"-?\d+\.\d+")
 
 
 def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
@@ -474,6 +474,22 @@ class EvidenceIndex:
             in_order = sorted(self._collections, key=lambda entry: entry[0])
             self._totals = Totals([(members, key) for _, members, key in in_order])
         return self._totals.formula(magnitude)
+
+    def form_ending_with(self, tail: str) -> str | None:
+        """A read form longer than the tail that ends with it (never an amount with decimals), the shortest
+        first: what a masked value's visible tail is grounded by (§9.11)."""
+        forms = self.forms
+        plainly = (forms.plain, self.wholes())
+        by_reading = (forms.unit, forms.date, self.components(), forms.prose_iso)
+        for group in (plainly, by_reading):
+            found = [
+                form
+                for form in chain.from_iterable(group)
+                if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
+            ]
+            if found:
+                return min(found, key=lambda form: (len(form), form))
+        return None
 
     def wholes(self) -> set[str]:
         """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""

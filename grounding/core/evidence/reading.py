@@ -21,7 +21,7 @@ from grounding import json_exact
 from grounding.core.evidence import pyrepr, verbatim
 from grounding.core.evidence.token_readings import TokenReader, components_of
 from grounding.core.text.dates import MONTHS, prose_dates, twelve_hour_times
-from grounding.core.text.normalise import lookup_forms, normalise, normalise_once, spell_number
+from grounding.core.text.normalise import lookup_forms, normalise, normalise_once
 from grounding.core.text.tokens import runs
 from grounding.core.text.units import SCALE_WORDS, scaled_numbers
 
@@ -575,11 +575,6 @@ def _member_totals(members: list, forms: Forms) -> None:
     for key, numbers in _numbers_by_key(members).items():
         if len(numbers) >= 2:
             forms.collections.append((numbers, key))  # spelled only if its total is asked for (grounding.core.evidence.totals)
-
-
-def spell(number: Decimal) -> str:
-    """Spell a Decimal the way the index spells numbers."""
-    return spell_number(format(number, "f"))
 
 
 def _absence_view(document: object) -> dict | None:

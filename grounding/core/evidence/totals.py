@@ -14,7 +14,7 @@ import math
 from decimal import Decimal
 
 from grounding import json_exact
-from grounding.core.evidence.reading import spell
+from grounding.core.text.normalise import spell
 
 # fsum rounds once, and a member's float lies within 2**-53 of its spelled value (relative), so a
 # collection whose exact total is the value has a float total within ~2**-51 of it; this is far wider.

@@ -102,6 +102,11 @@ ASCII_LETTERS = frozenset(string.ascii_letters)
 ASCII_DIGITS = frozenset(string.digits)
 
 
+def spell(number: Decimal) -> str:
+    """Spell a Decimal the way the index spells numbers."""
+    return spell_number(format(number, "f"))
+
+
 def spell_number(text: str) -> str:
     """Spell a number (grouping commas allowed) canonically, keeping zero padding.
 
@@ -202,13 +207,3 @@ def decimals_written(text: str) -> int:
     places = len(match.group(1)) if match.group(1) is not None else 0
     suffix = _SCALE_SUFFIX.match(folded, match.end())
     return places - (9 if suffix.group(1).lower().startswith("b") else 12) if suffix else places
-
-
-def spell_decimal(number: Decimal) -> str:
-    """Spell a Decimal canonically, without exponent, never rounding."""
-    plain = format(number, "f")
-    if "." in plain:
-        plain = plain.rstrip("0").rstrip(".")
-    if plain in ("-0", ""):
-        return "0"
-    return plain

@@ -13,9 +13,8 @@ from decimal import Decimal
 from enum import Enum
 from functools import lru_cache
 
-from grounding.core.settings import Settings
 from grounding.core.text.dates import range_ends as dated_range_ends
-from grounding.core.text.normalise import ASCII_DIGITS, ASCII_LETTERS, digit_count, lookup_forms, spell_number
+from grounding.core.text.normalise import ASCII_DIGITS, ASCII_LETTERS, digit_count, spell_number
 from grounding.core.text.units import number_with_words, scale_suffix, scaled, split_unit
 
 # The standard engine: these run on every distinct token and part, and it is the faster one here.
@@ -54,23 +53,14 @@ class Value:
     kind: Kind
 
 
-def classify(value: str, min_digits: int, settings: Settings | None = None) -> Value | None:
-    """Apply §4.1's tests in order to a normalised token; None when it is not a value.
+def classify(value: str, min_digits: int) -> Value | None:
+    """Apply §4.1's tests in order to a normalised token; None when it is not a value (a run's declared
+    shapes and exemptions come first: grounding.core.settings.Settings.classify).
 
     >>> [getattr(classify(v, 4), "value", None) for v in ["41200", "512", "16384mb", "24/7", "fc1/3", "po1", "10-14"]]
     ['41200', None, '16384', None, 'fc1/3', None, None]
     """
-    if settings is not None and (settings.exempt or settings.exempt_patterns or settings.shapes):
-        if settings.is_exempt(value):
-            return None
-        shape = settings.shape_of(value)
-        if shape is not None:
-            return Value(value, shape, DECLARED)
-    found, with_unit = classify_plainly(value, min_digits)
-    exempt = settings.exempt if settings is not None else ()
-    if with_unit and exempt and any(form in exempt for form in lookup_forms(found.value)):
-        return None  # 512mb when 512 is exempt
-    return found
+    return classify_plainly(value, min_digits)[0]
 
 
 @lru_cache(maxsize=1 << 14)

@@ -8,8 +8,8 @@ from typing import NamedTuple
 
 import orjson
 
-from grounding.frames import is_framework_result
-from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, Item, is_framework_correction
+from grounding.frames import is_framework_frame, is_framework_result
+from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, Item
 
 
 class RecordError(ValueError):
@@ -26,7 +26,7 @@ class MayBeInexact(Exception):
 
 def user_text(text: str) -> Item:
     """User or system text: exempt, unless a framework wrote it (§2.3)."""
-    return Item(NEITHER if is_framework_correction(text) else EXEMPT, text)
+    return Item(NEITHER if is_framework_frame(text) else EXEMPT, text)
 
 
 def arguments_text(arguments: object) -> str | None:
