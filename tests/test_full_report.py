@@ -16,7 +16,7 @@ from rich.text import Text
 from typer.testing import CliRunner
 
 from grounding.cli.app import app
-from grounding.reporters import full
+from grounding.cli.environment import TERMINAL_OVERRIDES
 from grounding.reporters.escape import visible
 from grounding.reporters.full import _Lines
 
@@ -88,14 +88,19 @@ class _Tty(io.StringIO):
 
 
 def test_rich_decides_wherever_a_terminal_is_possible(monkeypatch):
-    for name in full._TERMINAL_OVERRIDES:
+    from grounding.cli.environment import report_environment
+
+    def lines() -> _Lines:
+        return _Lines(io.StringIO(), report_environment()["terminal_forced"])
+
+    for name in TERMINAL_OVERRIDES:
         monkeypatch.delenv(name, raising=False)
-    assert _Lines(io.StringIO()).plain  # no tty, no override: plain, without asking rich
+    assert lines().plain  # no tty, no override: plain, without asking rich
     assert not _Lines(_Tty()).plain
     monkeypatch.setenv("FORCE_COLOR", "1")
-    assert not _Lines(io.StringIO()).plain
+    assert not lines().plain
     monkeypatch.setenv("FORCE_COLOR", "")  # rich: an empty FORCE_COLOR means no terminal
-    assert _Lines(io.StringIO()).plain
+    assert lines().plain
 
 
 def test_a_check_written_to_a_pipe_does_not_import_rich_multiprocessing_or_contracts(tmp_path):
@@ -108,7 +113,7 @@ def test_a_check_written_to_a_pipe_does_not_import_rich_multiprocessing_or_contr
             "           or m == 'grounding.core.contract'], file=sys.stderr)\n"
             "    sys.stderr.flush()\n    end(code)\n"
             "os._exit = listed\nfrom grounding.cli.app import main\nmain()\n")
-    env = {k: v for k, v in os.environ.items() if k not in full._TERMINAL_OVERRIDES}
+    env = {k: v for k, v in os.environ.items() if k not in TERMINAL_OVERRIDES}
     proc = subprocess.run([sys.executable, "-c", code, _transcript(tmp_path)], capture_output=True, text=True, env=env,
                           check=False)
     assert "unsupported" in proc.stdout

@@ -16,6 +16,7 @@ import typer
 
 from grounding import __version__
 from grounding.cli.config import Resolved, describe, resolve
+from grounding.cli.environment import report_environment
 from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.cli.progress import Progress
 from grounding.cli.rules import selection, without_ignored
@@ -383,7 +384,8 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
     out = progress.guard(report_file.stream if report_file else sys.stdout)
     shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
-                          failing=partial(failing_reason, settings=settings), codes=settings.rules)
+                          failing=partial(failing_reason, settings=settings), codes=settings.rules,
+                          **report_environment())
     reporter = make_reporter(output_format, out, progress.guard(sys.stderr), shown)
     summary = Summary()
     collected: list = []

@@ -40,13 +40,16 @@ class ReportOptions:
     quiet: bool = False
     failing: Failing | None = None
     codes: frozenset[str] = ALL_CODES  # the rules --select / --ignore leave: only their findings are shown
+    terminal_forced: bool = False  # the environment may make rich take a stream that is no tty for a terminal
+    step_summary: str | None = None  # GitHub's step-summary file (GITHUB_STEP_SUMMARY)
+    project_dir: str = ""  # GitLab's project folder (CI_PROJECT_DIR): finding paths are relative to it
 
 
 def _full(out: TextIO, err: TextIO, options: ReportOptions) -> Reporter:
     from grounding.reporters.full import FullReporter
 
     return FullReporter(out, err, verbose=options.verbose, quiet=options.quiet, failing=options.failing,
-                        codes=options.codes)
+                        codes=options.codes, terminal_forced=options.terminal_forced)
 
 
 def _simple(module: str, name: str, *told: str) -> Callable[[TextIO, TextIO, ReportOptions], Reporter]:
@@ -68,8 +71,8 @@ REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, ReportOptions], Reporter
     OutputFormat.JSON_LINES: _simple("json_lines", "JsonLinesReporter"),
     OutputFormat.SARIF: _simple("sarif", "SarifReporter", "codes"),
     OutputFormat.JUNIT: _simple("junit", "JunitReporter"),
-    OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet", "failing"),
-    OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter", "codes"),
+    OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet", "failing", "step_summary"),
+    OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter", "codes", "project_dir"),
 }
 
 

@@ -9,8 +9,6 @@ not even imported (~11 ms of start-up).
 
 from __future__ import annotations
 
-import builtins
-import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -42,8 +40,6 @@ ERRORS_SHOWN_PER_FILE = 10
 _STYLES = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
            Status.CONTRACT_UNMET: "bold red"}
 
-# What may make rich write to a stream that is no terminal as to one: its environment overrides, a notebook.
-_TERMINAL_OVERRIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "DATABRICKS_RUNTIME_VERSION")
 _LINES_HELD_FOR_A_FILE = 1024
 
 Part = str | tuple[str, str]
@@ -55,13 +51,13 @@ if TYPE_CHECKING:
 class _Lines:
     """Writes lines of parts to one stream: through rich on a terminal, as plain text elsewhere."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, terminal_forced: bool = False) -> None:
         self.stream = stream
         self._console: Console | None = None
         self._pending: list[str] = []  # plain lines not written yet: a report writes once per answer
         # a regular file is read when the run ends: written in blocks of lines, not once per answer
         self._hold = _LINES_HELD_FOR_A_FILE if is_regular_file(stream) else 0
-        self.plain = not _may_be_terminal(stream) or not (self.console.is_terminal or self.console.is_jupyter)
+        self.plain = not _may_be_terminal(stream, terminal_forced) or not (self.console.is_terminal or self.console.is_jupyter)
 
     @property
     def console(self) -> Console:
@@ -106,12 +102,13 @@ class FullReporter:
     an answer that fails the run by --fail-on-derived, whose formulas are the reason)."""
 
     def __init__(self, out: TextIO, err: TextIO, *, verbose: bool = False, quiet: bool = False,
-                 failing: Callable[[Verdict], str | None] | None = None, codes: frozenset[str] = ALL_CODES) -> None:
+                 failing: Callable[[Verdict], str | None] | None = None, codes: frozenset[str] = ALL_CODES,
+                 terminal_forced: bool = False) -> None:
         self.quiet = quiet
         self.failing = failing
         self.codes = codes
-        self.out = _Lines(out)
-        self.err = _Lines(err)
+        self.out = _Lines(out, terminal_forced)
+        self.err = _Lines(err, terminal_forced)
         self.verbose = verbose
         self.shown = 0
         self.errors_per_file: Counter[str] = Counter()
@@ -197,15 +194,15 @@ class FullReporter:
             self.err.flush(final=True)
 
 
-def _may_be_terminal(stream: TextIO) -> bool:
+def _may_be_terminal(stream: TextIO, forced: bool) -> bool:
     """False when rich would surely take stream for no terminal (see rich's Console.is_terminal): it is no
-    tty, and nothing overrides that."""
+    tty, and nothing overrides that (forced: the environment may, grounding.cli.environment)."""
     try:
         if stream.isatty():
             return True
     except (AttributeError, ValueError):  # no isatty, or a closed stream: rich says no terminal
         pass
-    return "get_ipython" in vars(builtins) or any(name in os.environ for name in _TERMINAL_OVERRIDES)
+    return forced
 
 
 

@@ -8,7 +8,6 @@ the full list to ``$GITHUB_STEP_SUMMARY`` when it is set.
 from __future__ import annotations
 
 import html
-import os
 from collections.abc import Callable
 from typing import TextIO
 
@@ -29,7 +28,7 @@ class GithubReporter:
         self.failing = failing
         self.codes = codes
         self.quiet = quiet
-        self.step_summary = step_summary if step_summary is not None else os.environ.get("GITHUB_STEP_SUMMARY")
+        self.step_summary = step_summary
         self.findings: list[Finding] = []
         self.errors_written = 0  # error annotations written, input errors included: GitHub caps them together
         self.input_errors = 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import TextIO
 
 import orjson
@@ -15,11 +14,11 @@ _SEVERITY = {"error": "major", "warning": "minor", "note": "info"}
 
 
 class GitlabReporter:
-    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, codes: frozenset[str] = ALL_CODES, project_dir: str = "") -> None:
         self.out, self.err = out, err
         self.codes = codes
         self.issues: list[dict] = []
-        self.project = os.environ.get("CI_PROJECT_DIR", "")
+        self.project = project_dir
 
     def answer(self, judged: JudgedAnswer) -> None:
         for finding in findings_of(judged, codes=self.codes):
