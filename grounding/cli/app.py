@@ -2,6 +2,7 @@
 
 
 import gc
+import inspect
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from grounding import __version__
 from grounding.cli.config import Resolved, describe, resolve
 from grounding.cli.environment import report_environment
 from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
+from grounding.cli.options import command_line, with_options
 from grounding.cli.progress import Progress
 from grounding.cli.rules import selection, without_ignored
 from grounding.core.settings import Settings, build_settings, shape_table
@@ -70,125 +72,7 @@ def main_callback(
     """Check that the values in an agent's final answers were read, not invented."""
 
 
-@app.command(cls=_Command)
-def check(
-    inputs: Annotated[
-        list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or - for standard input.")
-    ],
-    output_format: Annotated[
-        Optional[OutputFormat],
-        typer.Option("--output-format", "--format", help="How to report (default full)."),
-    ] = None,
-    output: Annotated[
-        Optional[Path],
-        typer.Option("--output", "-o", "--output-file", metavar="FILE",
-                     help="Write the report to FILE; the terminal still gets the summary."),
-    ] = None,
-    shape: Annotated[
-        Optional[list[str]],
-        typer.Option("--shape", metavar="NAME=REGEX",
-                     help="Declare a value shape (repeatable); matched against a whole token, any case."),
-    ] = None,
-    exempt: Annotated[
-        Optional[list[str]], typer.Option("--exempt", metavar="VALUE", help="A value never flagged (repeatable).")
-    ] = None,
-    exempt_regex: Annotated[
-        Optional[list[str]],
-        typer.Option("--exempt-regex", metavar="REGEX", help="Values matching this are never flagged (repeatable)."),
-    ] = None,
-    min_digits: Annotated[
-        Optional[int], typer.Option("--min-digits", metavar="N", help="Digits a bare number needs to be examined [4].")
-    ] = None,
-    no_derived: Annotated[
-        Optional[bool], typer.Option("--no-derived", help="Do not explain values by arithmetic or date offsets (§9.7, §9.9, §9.19).")
-    ] = None,
-    fail_on_derived: Annotated[
-        Optional[bool], typer.Option("--fail-on-derived", help="Exit 1 when an answer holds a derived value.")
-    ] = None,
-    fail_on_example: Annotated[
-        Optional[bool], typer.Option("--fail-on-example", help="Exit 1 when an example value is reported.")
-    ] = None,
-    fail_on_unjudgeable: Annotated[
-        Optional[bool],
-        typer.Option("--fail-on-unjudgeable", help="Exit 1 when an answer's evidence is not in the record."),
-    ] = None,
-    exit_zero: Annotated[Optional[bool], typer.Option("--exit-zero", help="Exit 0 even when answers are flagged.")] = None,
-    strict: Annotated[Optional[bool], typer.Option("--strict", help="Exit 2 when any record cannot be read.")] = None,
-    select: Annotated[
-        Optional[list[str]],
-        typer.Option("--select", metavar="CODE", help="Report only these rules (code, name or prefix; repeatable)."),
-    ] = None,
-    ignore: Annotated[
-        Optional[list[str]],
-        typer.Option("--ignore", metavar="CODE", help="Neither report nor fail on these rules (repeatable)."),
-    ] = None,
-    allow_empty: Annotated[
-        Optional[bool], typer.Option("--allow-empty", help="Exit 0, not 2, when the inputs hold no answer to judge.")
-    ] = None,
-    input_format: Annotated[
-        Optional[str],
-        typer.Option("--input-format", metavar="NAME", help="Force a transcript format (see: ground formats)."),
-    ] = None,
-    statistics: Annotated[
-        Optional[bool], typer.Option("--statistics", help="Print counts per shape and the most frequent unsupported values.")
-    ] = None,
-    baseline: Annotated[
-        Optional[Path], typer.Option("--baseline", metavar="FILE", help="Report only findings not in this baseline.")
-    ] = None,
-    write_baseline: Annotated[
-        bool, typer.Option("--write-baseline", help="Write the current findings to the --baseline file and exit 0.")
-    ] = False,
-    stale_baseline_fails: Annotated[
-        Optional[bool], typer.Option("--stale-baseline-fails", help="Exit 1 when a baseline entry no longer matches.")
-    ] = None,
-    config: Annotated[
-        Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE (ground.toml or pyproject.toml).")
-    ] = None,
-    no_progress: Annotated[Optional[bool], typer.Option("--no-progress", help="Never show a progress bar.")] = None,
-    quiet: Annotated[Optional[bool], typer.Option("--quiet", "-q", help="No progress bar and no summary line (full, concise and github reports).")] = None,
-    verbose: Annotated[Optional[bool], typer.Option("--verbose", "-v", help="List grounded answers too.")] = None,
-    explain: Annotated[
-        Optional[bool], typer.Option("--explain", help="Say for every value where it was read, or what is nearest.")
-    ] = None,
-    schema: Annotated[
-        Optional[Path],
-        typer.Option("--schema", metavar="FILE", help="Check every answer against this JSON Schema before its values."),
-    ] = None,
-    schema_for: Annotated[
-        Optional[list[str]],
-        typer.Option("--schema-for", metavar="GLOB=FILE",
-                     help="A JSON Schema for the conversations whose id matches GLOB (repeatable; first match wins)."),
-    ] = None,
-    require_tool: Annotated[
-        Optional[list[str]],
-        typer.Option("--require-tool", metavar="NAME", help="Fail an answer whose turn made no successful call of NAME."),
-    ] = None,
-    code_needs_execution: Annotated[
-        Optional[str],
-        typer.Option("--code-needs-execution", metavar="TOOL",
-                     help="Fail an answer that presents a fenced code block with no successful call of TOOL."),
-    ] = None,
-    contract_warn_only: Annotated[
-        Optional[bool], typer.Option("--contract-warn-only", help="Report contract-unmet answers without failing.")
-    ] = None,
-    straightforward: Annotated[
-        bool, typer.Option("--straightforward", hidden=True, help="The benchmark's reference path: no shortcuts.")
-    ] = False,
-    jobs: Annotated[
-        Optional[int],
-        typer.Option("--jobs", "-j", metavar="N", help="Worker processes (0 = one per core); output is the same [1]."),
-    ] = None,
-    flush_after: Annotated[
-        Optional[float],
-        typer.Option("--flush-after", metavar="SECONDS",
-                     help="On standard input, judge a trace with no new span for SECONDS as complete."),
-    ] = None,
-    max_record_bytes: Annotated[
-        Optional[int],
-        typer.Option("--max-record-bytes", metavar="N",
-                     help="Largest record read; a larger one is reported, not read [134217728 = 128 MiB]."),
-    ] = None,
-) -> None:
+def check(inputs: list[str], **flags: object) -> None:
     """Judge every final answer in the given transcripts.
 
     Every number and identifier in a final answer must appear in a tool result
@@ -198,42 +82,10 @@ def check(
     Exit status: 0 no answer flagged, 1 an answer flagged, 2 a usage error or
     no record could be read.
     """
+    write_baseline = bool(flags["write_baseline"])
     try:
-        given = {  # what the command line gave; None = not given (the configuration or the default decides)
-            "output-format": output_format.value if output_format else None,
-            "output": _text(output),
-            "shapes": _shapes_table(shape),
-            "exempt": exempt,
-            "exempt-regex": exempt_regex,
-            "min-digits": min_digits,
-            "derived": False if no_derived else None,
-            "fail-on-derived": fail_on_derived,
-            "fail-on-example": fail_on_example,
-            "fail-on-unjudgeable": fail_on_unjudgeable,
-            "exit-zero": exit_zero,
-            "strict": strict,
-            "allow-empty": allow_empty,
-            "select": select,
-            "ignore": ignore,
-            "input-format": input_format,
-            "statistics": statistics,
-            "baseline": _text(baseline),
-            "stale-baseline-fails": stale_baseline_fails,
-            "progress": False if no_progress else None,
-            "quiet": quiet,
-            "verbose": verbose,
-            "explain": explain,
-            "max-record-bytes": max_record_bytes,
-            "jobs": jobs,
-            "flush-after": flush_after,
-            "schema": _text(schema),
-            "schema-for": _globs(schema_for),
-            "contract-warn-only": contract_warn_only,
-            "require-tool": require_tool,
-            "code-needs-execution": code_needs_execution,
-        }
-        options = resolve(given, config)
-        settings = replace(_settings(options), straightforward=straightforward)
+        options = resolve(command_line(flags), flags["config"])
+        settings = replace(_settings(options), straightforward=bool(flags["straightforward"]))
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:
@@ -248,6 +100,11 @@ def check(
         _fail(error)
     code = _run(inputs, settings, options, known, write_baseline)
     raise typer.Exit(int(code))
+
+
+_INPUTS = inspect.Parameter("inputs", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+    list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or - for standard input.")])
+app.command(name="check", cls=_Command)(with_options(check, [_INPUTS]))
 
 
 def _settings(options: Resolved) -> Settings:
@@ -271,23 +128,6 @@ def _settings(options: Resolved) -> Settings:
                    fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
                    rules=selection(options["select"], options["ignore"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
-
-
-def _globs(specs: list[str] | None) -> dict[str, str] | None:
-    """--schema-for GLOB=FILE options as the configuration's table."""
-    if not specs:
-        return None
-    table = {}
-    for spec in specs:
-        glob, sep, path = spec.partition("=")
-        if not sep or not glob or not path:
-            raise GroundingError(f"--schema-for: {spec!r} needs the form GLOB=FILE, for example 'billing-*=billing.json'")
-        table[glob] = path
-    return table
-
-
-def _text(path: Path | None) -> str | None:
-    return None if path is None else str(path)
 
 
 def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:

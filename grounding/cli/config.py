@@ -15,56 +15,12 @@ from pathlib import Path
 
 import regex as re
 
+from grounding.cli.options import KEYS, OPTIONS
 from grounding.errors import GroundingError
 
 
 class ConfigError(GroundingError):
     """A configuration file that cannot be used."""
-
-
-@dataclass(frozen=True, slots=True)
-class Key:
-    kind: str  # "bool", "int", "str", "list", "table", "choice"
-    default: object
-    choices: tuple[str, ...] = ()
-    maximum: int | None = None  # the largest whole number allowed
-
-
-OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "junit", "github", "gitlab")
-
-KEYS: dict[str, Key] = {
-    "shapes": Key("table", {}),
-    "exempt": Key("list", []),
-    "exempt-regex": Key("list", []),
-    "min-digits": Key("int", 4),
-    "derived": Key("bool", True),
-    "fail-on-derived": Key("bool", False),
-    "fail-on-example": Key("bool", False),
-    "fail-on-unjudgeable": Key("bool", False),
-    "exit-zero": Key("bool", False),
-    "allow-empty": Key("bool", False),
-    "select": Key("list", []),
-    "ignore": Key("list", []),
-    "strict": Key("bool", False),
-    "input-format": Key("str", None),
-    "output-format": Key("choice", "full", OUTPUT_FORMATS),
-    "output": Key("str", None),
-    "statistics": Key("bool", False),
-    "verbose": Key("bool", False),
-    "quiet": Key("bool", False),
-    "progress": Key("bool", True),
-    "baseline": Key("str", None),
-    "stale-baseline-fails": Key("bool", False),
-    "explain": Key("bool", False),
-    "max-record-bytes": Key("int", 128 * 1024 * 1024, maximum=1 << 40),  # a record read whole: 1 TiB at most
-    "jobs": Key("jobs", 1),
-    "flush-after": Key("seconds", None),
-    "schema": Key("str", None),
-    "schema-for": Key("paths", {}),
-    "contract-warn-only": Key("bool", False),
-    "require-tool": Key("list", []),
-    "code-needs-execution": Key("str", None),
-}
 
 
 @dataclass
@@ -225,8 +181,8 @@ def _toml_key(key: str) -> str:
 
 
 # Numbers the command line gives, held to the same bounds as the configuration's (typer checks only the type).
-_COMMAND_LINE_NUMBERS = {"min-digits": "--min-digits", "max-record-bytes": "--max-record-bytes", "jobs": "--jobs",
-                         "flush-after": "--flush-after"}
+_COMMAND_LINE_NUMBERS = {option.key: option.flags[0] for option in OPTIONS
+                         if option.in_config and option.kind in ("int", "jobs", "seconds")}
 
 
 def _checked_option(key: str, value: object) -> object:

@@ -1,0 +1,167 @@
+"""Every option of ``ground check``, declared once: its configuration key, how its value is checked, its
+default, its command-line flags and its help. The typer signature of ``check``, the configuration reader
+(``[tool.ground]`` / ``ground.toml``), ``ground config`` and the command line's values all come from
+OPTIONS; tests/test_options.py holds the ``--help`` text and the table equal.
+
+A value is in the configuration's terms everywhere past the command line: ``--shape NAME=REGEX`` becomes
+the ``shapes`` table, ``--no-derived`` sets ``derived = false``, a path becomes its text.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Optional
+
+from grounding.core.settings import shape_table
+from grounding.errors import GroundingError
+from grounding.reporters import OutputFormat
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    key: str  # the configuration key ("" for a command-line-only option), as `ground config` shows it
+    kind: str  # how a value is checked: bool, int, jobs, seconds, str, list, table, paths, choice
+    default: object
+    flags: tuple[str, ...] = ()  # the command line's spellings; () for a key only the configuration sets
+    help: str = ""
+    metavar: str | None = None
+    param: str = ""  # the Python parameter of `check` (the key in snake case unless it says)
+    typed: object = None  # the type typer reads the flag as (Optional[...] of it: None = not given)
+    given: str = "value"  # how a flag's value becomes the key's: value, text, choice, negated, shapes, globs
+    choices: tuple[str, ...] = ()
+    maximum: int | None = None  # the largest whole number allowed
+    in_config: bool = True
+    hidden: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.param or self.key.replace("-", "_")
+
+
+def _globs(specs: list[str]) -> dict[str, str]:
+    """--schema-for GLOB=FILE options as the configuration's table."""
+    table = {}
+    for spec in specs:
+        glob, sep, path = spec.partition("=")
+        if not sep or not glob or not path:
+            raise GroundingError(f"--schema-for: {spec!r} needs the form GLOB=FILE, for example 'billing-*=billing.json'")
+        table[glob] = path
+    return table
+
+
+# How a flag's value, when given, becomes its key's value (None and [] mean "not given" throughout).
+_GIVEN: dict[str, Callable[[object], object]] = {
+    "value": lambda value: value,
+    "text": str,
+    "choice": lambda value: value.value,
+    "negated": lambda value: False if value else None,
+    "shapes": lambda specs: shape_table(specs) if specs else None,
+    "globs": lambda specs: _globs(specs) if specs else None,
+}
+
+OUTPUT_FORMATS = tuple(output_format.value for output_format in OutputFormat)
+_LIST = list[str]
+
+# In the order `ground check --help` lists them.
+OPTIONS: tuple[Option, ...] = (
+    Option("output-format", "choice", "full", ("--output-format", "--format"), "How to report (default full).",
+           typed=OutputFormat, given="choice", choices=OUTPUT_FORMATS),
+    Option("output", "str", None, ("--output", "-o", "--output-file"),
+           "Write the report to FILE; the terminal still gets the summary.", "FILE", typed=Path, given="text"),
+    Option("shapes", "table", {}, ("--shape",),
+           "Declare a value shape (repeatable); matched against a whole token, any case.", "NAME=REGEX",
+           param="shape", typed=_LIST, given="shapes"),
+    Option("exempt", "list", [], ("--exempt",), "A value never flagged (repeatable).", "VALUE", typed=_LIST),
+    Option("exempt-regex", "list", [], ("--exempt-regex",), "Values matching this are never flagged (repeatable).",
+           "REGEX", typed=_LIST),
+    Option("min-digits", "int", 4, ("--min-digits",), "Digits a bare number needs to be examined [4].", "N",
+           typed=int),
+    Option("derived", "bool", True, ("--no-derived",),
+           "Do not explain values by arithmetic or date offsets (§9.7, §9.9, §9.19).", param="no_derived",
+           typed=bool, given="negated"),
+    Option("fail-on-derived", "bool", False, ("--fail-on-derived",), "Exit 1 when an answer holds a derived value.",
+           typed=bool),
+    Option("fail-on-example", "bool", False, ("--fail-on-example",), "Exit 1 when an example value is reported.",
+           typed=bool),
+    Option("fail-on-unjudgeable", "bool", False, ("--fail-on-unjudgeable",),
+           "Exit 1 when an answer's evidence is not in the record.", typed=bool),
+    Option("exit-zero", "bool", False, ("--exit-zero",), "Exit 0 even when answers are flagged.", typed=bool),
+    Option("strict", "bool", False, ("--strict",), "Exit 2 when any record cannot be read.", typed=bool),
+    Option("select", "list", [], ("--select",), "Report only these rules (code, name or prefix; repeatable).",
+           "CODE", typed=_LIST),
+    Option("ignore", "list", [], ("--ignore",), "Neither report nor fail on these rules (repeatable).", "CODE",
+           typed=_LIST),
+    Option("allow-empty", "bool", False, ("--allow-empty",),
+           "Exit 0, not 2, when the inputs hold no answer to judge.", typed=bool),
+    Option("input-format", "str", None, ("--input-format",), "Force a transcript format (see: ground formats).",
+           "NAME", typed=str),
+    Option("statistics", "bool", False, ("--statistics",),
+           "Print counts per shape and the most frequent unsupported values.", typed=bool),
+    Option("baseline", "str", None, ("--baseline",), "Report only findings not in this baseline.", "FILE",
+           typed=Path, given="text"),
+    Option("", "bool", False, ("--write-baseline",), "Write the current findings to the --baseline file and exit 0.",
+           param="write_baseline", typed=bool, in_config=False),
+    Option("stale-baseline-fails", "bool", False, ("--stale-baseline-fails",),
+           "Exit 1 when a baseline entry no longer matches.", typed=bool),
+    Option("", "str", None, ("--config",), "Read options from FILE (ground.toml or pyproject.toml).", "FILE",
+           param="config", typed=Path, in_config=False),
+    Option("progress", "bool", True, ("--no-progress",), "Never show a progress bar.", param="no_progress",
+           typed=bool, given="negated"),
+    Option("quiet", "bool", False, ("--quiet", "-q"),
+           "No progress bar and no summary line (full, concise and github reports).", typed=bool),
+    Option("verbose", "bool", False, ("--verbose", "-v"), "List grounded answers too.", typed=bool),
+    Option("explain", "bool", False, ("--explain",), "Say for every value where it was read, or what is nearest.",
+           typed=bool),
+    Option("schema", "str", None, ("--schema",), "Check every answer against this JSON Schema before its values.",
+           "FILE", typed=Path, given="text"),
+    Option("schema-for", "paths", {}, ("--schema-for",),
+           "A JSON Schema for the conversations whose id matches GLOB (repeatable; first match wins).", "GLOB=FILE",
+           typed=_LIST, given="globs"),
+    Option("require-tool", "list", [], ("--require-tool",),
+           "Fail an answer whose turn made no successful call of NAME.", "NAME", typed=_LIST),
+    Option("code-needs-execution", "str", None, ("--code-needs-execution",),
+           "Fail an answer that presents a fenced code block with no successful call of TOOL.", "TOOL", typed=str),
+    Option("contract-warn-only", "bool", False, ("--contract-warn-only",),
+           "Report contract-unmet answers without failing.", typed=bool),
+    Option("", "bool", False, ("--straightforward",), "The benchmark's reference path: no shortcuts.",
+           param="straightforward", typed=bool, in_config=False, hidden=True),
+    Option("jobs", "jobs", 1, ("--jobs", "-j"), "Worker processes (0 = one per core); output is the same [1].", "N",
+           typed=int),
+    Option("flush-after", "seconds", None, ("--flush-after",),
+           "On standard input, judge a trace with no new span for SECONDS as complete.", "SECONDS", typed=float),
+    Option("max-record-bytes", "int", 128 * 1024 * 1024, ("--max-record-bytes",),
+           "Largest record read; a larger one is reported, not read [134217728 = 128 MiB].", "N", typed=int,
+           maximum=1 << 40),  # a record is read whole: 1 TiB at most
+)
+KEYS: dict[str, Option] = {option.key: option for option in OPTIONS if option.in_config}
+
+
+def command_line(values: dict[str, object]) -> dict[str, object]:
+    """What the command line gave, by configuration key (None: not given; the configuration or the default
+    decides)."""
+    given = {}
+    for option in OPTIONS:
+        value = values[option.name]
+        if option.in_config:
+            given[option.key] = None if value is None or value == [] else _GIVEN[option.given](value)
+    return given
+
+
+def with_options(command: Callable[..., None], leading: list[inspect.Parameter]) -> Callable[..., None]:
+    """command, its signature made of the leading parameters and one per option, as typer reads it."""
+    import typer  # the table itself is read without the CLI's libraries
+    parameters = list(leading)
+    for option in OPTIONS:
+        # a configuration key is None until given (the configuration or the default decides)
+        optional = option.in_config or option.default is None
+        typed = Optional[option.typed] if optional else option.typed  # noqa: UP045 (typer reads Optional)
+        flag = typer.Option(*option.flags, metavar=option.metavar, help=option.help, hidden=option.hidden)
+        parameters.append(inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY,
+                                            default=None if optional else option.default,
+                                            annotation=Annotated[typed, flag]))
+    command.__signature__ = inspect.Signature(parameters, return_annotation=None)
+    command.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    return command
