@@ -15,15 +15,9 @@ from hypothesis import strategies as st
 
 from grounding import json_exact
 from grounding.core.evidence import derive, verbatim
+from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.reading import (
-    Forms,
-    ReadOptions,
-    examine_result,
-    read_examined,
-    read_numbers,
-    read_string_numbers,
-)
+from grounding.core.evidence.reading import examine_result, read_examined, read_numbers, read_string_numbers
 from grounding.core.evidence.totals import Totals
 from grounding.core.text.normalise import spell
 
@@ -232,11 +226,11 @@ def test_a_failed_results_numbers_are_those_a_whole_reading_leaves_after_its_arg
 @example({"9999999999999", "0.01"})  # at the float path's bound: 13 characters and 2 places
 @example({"99999999999999", "0.01"})  # past it: scaled from the digits
 def test_operands_are_scaled_from_their_digits_as_their_values_scale(spellings):
-    from grounding.core.evidence.index import SCALED_LIMIT, _scaled
+    from grounding.core.evidence.operands import SCALED_LIMIT, scale
 
     places = max((len(digits) for s in spellings for digits in re.findall(r"\.([0-9]+)", s)), default=0)
     expected = {int(Decimal(s).scaleb(places)) for s in spellings}
-    found = _scaled(spellings)
+    found = scale(spellings)
     if any(len(s) > 24 for s in spellings) or (expected and max(expected) >= SCALED_LIMIT):
         assert found is None
     else:

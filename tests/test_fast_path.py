@@ -198,7 +198,8 @@ def _json_with_long_literals(document: object) -> str:
 @example({"af_absent": True, "checked": ["x"], "n": "LONG"}, None, False, False)  # an absence is read
 def test_a_result_read_before_its_numbers_are_checked_is_judged_as_one_parsed_exactly(document, arguments, is_error,
                                                                                      absent):
-    from grounding.core.evidence.reading import ReadOptions, examine_result, read_examined, read_numbers
+    from grounding.core.evidence.forms import ReadOptions
+    from grounding.core.evidence.reading import examine_result, read_examined, read_numbers
 
     if absent and isinstance(document, dict):
         document = {**document, "af_absent": True, "checked": ["x"]}
@@ -302,11 +303,11 @@ def test_a_float_leaf_is_spelled_as_the_decimal_its_repr_writes(number):
 def test_the_magnitudes_of_number_leaves_are_their_spellings_without_sign(leaves):
     import math
 
-    from grounding.core.evidence.reading import _magnitudes
+    from grounding.core.evidence.leaves import magnitudes_of
 
     # NaN and the infinities are words, never operands (an operand must be a number to compute with)
     finite = [leaf for leaf in leaves if not isinstance(leaf, float) or math.isfinite(leaf)]
-    assert _magnitudes(leaves) == {json_exact.number_spelling(leaf).lstrip("-") for leaf in finite}
+    assert magnitudes_of(leaves) == {json_exact.number_spelling(leaf).lstrip("-") for leaf in finite}
 
 
 @given(st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})?", fullmatch=True))
@@ -369,7 +370,8 @@ def test_an_exponent_literal_is_found_exactly_when_one_stands_outside_strings(do
 @settings(max_examples=300)
 @given(_JSON_DOCUMENTS, st.booleans(), st.lists(st.text("0123456789.-eab:", min_size=1, max_size=6), max_size=3))
 def test_a_piece_may_hold_every_form_it_is_read_as_and_no_other_its_texts_rule_out(document, spaced, asked):
-    from grounding.core.evidence.reading import ReadOptions, examine_result, read_examined, seen_of
+    from grounding.core.evidence.forms import ReadOptions
+    from grounding.core.evidence.reading import examine_result, read_examined, seen_of
 
     text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
     text = re.sub(r"(\d)(\.\d+)?e\+?", lambda m: m.group(0).upper() if len(text) % 2 else m.group(0), text)
@@ -477,7 +479,8 @@ _TEXT_TOKENS = st.sampled_from(["$1,234.50", "-5", "+$3", "-$7.25", "abc,123", "
 
 @given(st.lists(_TEXT_TOKENS, max_size=12), st.sampled_from([" ", "\n", " | ", ", "]))
 def test_the_numbers_of_a_text_result_are_those_a_whole_reading_finds(tokens, joiner):
-    from grounding.core.evidence.reading import ReadOptions, examine_result, read_examined, read_numbers
+    from grounding.core.evidence.forms import ReadOptions
+    from grounding.core.evidence.reading import examine_result, read_examined, read_numbers
 
     text = "Results: " + joiner.join(tokens)
     examined = examine_result(text, ReadOptions(), False, None, None)
@@ -524,7 +527,8 @@ def test_a_form_shaped_unlike_any_time_is_sought_as_written():
 @given(st.from_regex(r"-?(0|[1-9][0-9]{0,8})(\.[0-9]{1,4})?", fullmatch=True), st.sampled_from(["", "0", "00"]),
        st.booleans())
 def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(literal, zeros, spaced):
-    from grounding.core.evidence.reading import ReadOptions, read_tool_result
+    from grounding.core.evidence.forms import ReadOptions
+    from grounding.core.evidence.reading import read_tool_result
 
     written = literal + (zeros if "." in literal else "." + zeros if zeros else "")
     text = json.dumps({"n": json.loads(written), "s": "x" + literal}, separators=(", ", ": ") if spaced else (",", ":"))
@@ -592,21 +596,17 @@ def test_a_record_is_read_exactly_whatever_its_size(number, padding):
 def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(document, arguments):
     """The shortcut that skips reading a call's arguments (a result surely says more) agrees with the full
     §9.6 test, whichever scalar it meets first."""
-    from grounding.core.evidence.reading import (
-        ReadOptions,
-        _says_more_than,
-        _says_nothing,
-        _surely_unspelled,
-        read_arguments,
-    )
+    from grounding.core.evidence.failures import _surely_unspelled, says_more_than, says_nothing
+    from grounding.core.evidence.forms import ReadOptions
+    from grounding.core.evidence.reading import read_arguments
 
     text = json.dumps(arguments)
     searched = verbatim.search_text(text)
     every_leaf = any(_surely_unspelled(leaf, searched) for leaf in json_exact.leaves(document))
     screened = "\\" in text or verbatim.has_exponent(text)
-    assert _says_more_than(document, text) == (every_leaf and not screened)  # top level first, then the rest
-    if _says_more_than(document, text):
-        assert not _says_nothing(document, read_arguments(text, ReadOptions()))
+    assert says_more_than(document, text) == (every_leaf and not screened)  # top level first, then the rest
+    if says_more_than(document, text):
+        assert not says_nothing(document, read_arguments(text, ReadOptions()))
 
 
 def _tail_by_patterns_alone(candidate, segment, occurrence):

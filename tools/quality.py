@@ -25,8 +25,8 @@ import orjson
 from grounding.core.answer.candidates import numbers_written, read_answer
 from grounding.core.engine import check_conversation
 from grounding.core.evidence.derive import CHANCE_BOUND, find_formula
+from grounding.core.evidence.forms import ReadOptions, is_iso_date
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.reading import ReadOptions, is_iso_date
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import normalise

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from grounding.core.evidence.failures import result_failed
+from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.reading import ReadOptions, result_failed
 from grounding.core.judge import judge_answer
 from grounding.core.settings import Settings
 from grounding.frames import is_evidence_check, is_schema_check

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from grounding.core.answer.candidates import read_answer
+from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.reading import Forms, ReadOptions, read_exempt, read_tool_result
+from grounding.core.evidence.reading import read_exempt, read_tool_result
 from grounding.core.settings import Settings
 from grounding.core.text.normalise import is_number, lookup_forms, normalise
 from grounding.core.text.tokens import token_texts

@@ -16,6 +16,14 @@ import regex
 
 from grounding.core.answer.arithmetic_lexer import Lexeme, Num, lex_line
 from grounding.core.answer.candidates import Answer, numbers_written
+from grounding.core.answer.expressions import (
+    Parser,
+    evaluate,
+    has_binary,
+    longest_expression,
+    needs_grounding,
+    render,
+)
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import digit_count, spell
 from grounding.core.text.patterns import LazyPattern
@@ -133,12 +141,12 @@ class Computations:
             result = _result_after(clause, at)
             if result is None:
                 continue
-            tree = _longest_expression(left)
+            tree = longest_expression(left)
             if tree is None:
                 continue
-            value = _evaluate(tree)
-            if _holds(value, result) and all(self._acceptable(num) for num in _needs_grounding(tree)):
-                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {_render(tree)}")
+            value = evaluate(tree)
+            if _holds(value, result) and all(self._acceptable(num) for num in needs_grounding(tree)):
+                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {render(tree)}")
             else:
                 self._refuted.add(result.magnitude)
 
@@ -152,12 +160,12 @@ class Computations:
             close = next((j for j in range(at + 1, len(clause)) if clause[j].kind in ("(", ")")), None)
             if before is None or before.kind != "num" or close is None or clause[close].kind != ")":
                 continue
-            tree = _Parser([lx for lx in clause[at + 1 : close] if lx.kind in ("num", "op")]).parse()
-            if tree is None or not _has_binary(tree):
+            tree = Parser([lx for lx in clause[at + 1 : close] if lx.kind in ("num", "op")]).parse()
+            if tree is None or not has_binary(tree):
                 continue
             result = before.num
-            if _holds(_evaluate(tree), result) and all(self._acceptable(num) for num in _needs_grounding(tree)):
-                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {_render(tree)}")
+            if _holds(evaluate(tree), result) and all(self._acceptable(num) for num in needs_grounding(tree)):
+                self._record(result.magnitude, "stated", f"{spell(result.magnitude)} = {render(tree)}")
             else:
                 self._refuted.add(result.magnitude)
 
@@ -282,134 +290,6 @@ def _result_after(clause: list[Lexeme], at: int) -> Num | None:
     if len(rest) == 2 and rest[0].kind == "op" and rest[0].op in "+-" and rest[1].kind == "num":
         return rest[1].num
     return None
-
-
-# expressions ----------------------------------------------------------------
-
-Tree = tuple  # ("num", Num) | ("neg", Tree) | (op, Tree, Tree) | ("group", Tree)
-
-
-def _longest_expression(left: list[Lexeme]) -> Tree | None:
-    """The longest tail of the left side that parses with at least one binary operator."""
-    for start in range(len(left)):
-        tree = _Parser(left[start:]).parse()
-        if tree is not None and _has_binary(tree):
-            return tree
-    return None
-
-
-class _Parser:
-    def __init__(self, lexemes: list[Lexeme]) -> None:
-        self.lexemes = lexemes
-        self.at = 0
-
-    def parse(self) -> Tree | None:
-        tree = self._sum(allow_sign=True)
-        return tree if tree is not None and self.at == len(self.lexemes) else None
-
-    def _peek(self) -> Lexeme | None:
-        return self.lexemes[self.at] if self.at < len(self.lexemes) else None
-
-    def _sum(self, allow_sign: bool) -> Tree | None:
-        tree = self._product(allow_sign)
-        while tree is not None and (lx := self._peek()) is not None and lx.kind == "op" and lx.op in "+-":
-            self.at += 1
-            right = self._product(allow_sign=False)
-            if right is None:
-                return None
-            tree = (lx.op, tree, right)
-        return tree
-
-    def _product(self, allow_sign: bool) -> Tree | None:
-        tree = self._factor(allow_sign)
-        while tree is not None and (lx := self._peek()) is not None and lx.kind == "op" and lx.op == "*":
-            self.at += 1
-            right = self._factor(allow_sign=False)
-            if right is None:
-                return None
-            tree = ("*", tree, right)
-        return tree
-
-    def _factor(self, allow_sign: bool) -> Tree | None:
-        lx = self._peek()
-        if lx is None:
-            return None
-        if lx.kind == "op" and lx.op in "+-" and allow_sign:
-            self.at += 1
-            inner = self._factor(allow_sign=False)
-            if inner is None:
-                return None
-            return ("neg", inner) if lx.op == "-" else inner
-        if lx.kind == "num":
-            self.at += 1
-            return ("num", lx.num)
-        if lx.kind == "(":
-            self.at += 1
-            inner = self._sum(allow_sign=True)
-            closing = self._peek()
-            if inner is None or closing is None or closing.kind != ")":
-                return None
-            self.at += 1
-            return ("group", inner)
-        return None
-
-
-def _has_binary(tree: Tree) -> bool:
-    kind = tree[0]
-    if kind in ("+", "-", "*"):
-        return True
-    if kind in ("neg", "group"):
-        return _has_binary(tree[1])
-    return False
-
-
-def _evaluate(tree: Tree) -> Decimal:
-    kind = tree[0]
-    if kind == "num":
-        return tree[1].magnitude
-    if kind == "neg":
-        return -_evaluate(tree[1])
-    if kind == "group":
-        return _evaluate(tree[1])
-    left, right = _evaluate(tree[1]), _evaluate(tree[2])
-    return left + right if kind == "+" else left - right if kind == "-" else left * right
-
-
-def _needs_grounding(tree: Tree) -> list[Num]:
-    """Every operand that must be read; a count (2–12) in a product needs no grounding."""
-    kind = tree[0]
-    if kind == "num":
-        return [tree[1]]
-    if kind in ("neg", "group"):
-        return _needs_grounding(tree[1])
-    if kind != "*":
-        return _needs_grounding(tree[1]) + _needs_grounding(tree[2])
-    factors = _factors(tree)
-    counts = [f for f in factors if f[0] == "num" and f[1].is_count]
-    needed: list[Num] = []
-    for factor in factors:
-        if factor in counts and len(counts) < len(factors):
-            continue
-        needed.extend(_needs_grounding(factor))
-    return needed
-
-
-def _factors(tree: Tree) -> list[Tree]:
-    if tree[0] == "*":
-        return _factors(tree[1]) + _factors(tree[2])
-    return [tree]
-
-
-def _render(tree: Tree) -> str:
-    kind = tree[0]
-    if kind == "num":
-        return spell(tree[1].magnitude)
-    if kind == "neg":
-        return "-" + _render(tree[1])
-    if kind == "group":
-        return "(" + _render(tree[1]) + ")"
-    symbol = {"+": "+", "-": "-", "*": "×"}[kind]
-    return f"{_render(tree[1])} {symbol} {_render(tree[2])}"
 
 
 # per-unit readings ------------------------------------------------------------

@@ -19,7 +19,8 @@ from __future__ import annotations
 import bisect
 from decimal import Decimal
 
-from grounding.core.evidence.index import MULTIPLES, EvidenceIndex, may_combine
+from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.operands import MULTIPLES, may_combine
 from grounding.core.text.normalise import spell
 
 CHANCE_BOUND = 0.01  # the share of nearby values some formula may give before a formula proves nothing

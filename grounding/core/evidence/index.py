@@ -12,18 +12,17 @@ values, masks, prose dates) read every piece.
 from __future__ import annotations
 
 import bisect
-import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import chain, repeat
+from itertools import chain
 
 from grounding.core.evidence import counts, verbatim
+from grounding.core.evidence.forms import Forms, ReadOptions
+from grounding.core.evidence.operands import Operands
 from grounding.core.evidence.reading import (
     Examined,
-    Forms,
-    ReadOptions,
     examine_result,
     read_examined,
     read_exempt,
@@ -52,35 +51,7 @@ class _Piece:
     strings_read: bool = False  # the numbers of its keys and strings too (see read_string_numbers)
 
 
-# Operands (and values) of at most this many characters, scaled below this limit, add and subtract exactly
-# in Decimal arithmetic too (28 digits), so integers tell what it would find (grounding.core.evidence.derive).
-SCALED_LENGTH = 24
-SCALED_LIMIT = 10**27
-_DECIMALS = re.compile(r"\.(\d+)")
 _DECIMAL_FRACTION = re.compile(r"-?\d+\.\d+")
-
-
-def _scaled(spellings: set[str]) -> tuple[int, set[int]] | None:
-    longest = max(map(len, spellings), default=0)
-    if longest > SCALED_LENGTH:
-        return None
-    places = max(map(len, _DECIMALS.findall("\n".join(spellings))), default=0)
-    try:  # from the digits as written: no Decimal need be made for an operand no search reaches
-        if not places:
-            scaled = set(map(int, spellings))
-        elif longest + places <= _FLOAT_EXACT:
-            # every such operand times 10**places lies below 10**15, where a float (two roundings, each within
-            # 2**-53) stays within a quarter of it: rounding gives the integer exactly, in C
-            scaled = set(map(round, map(operator.mul, map(float, spellings), repeat(10.0**places))))
-        else:
-            scaled = {int(whole + fraction.ljust(places, "0")) for whole, _, fraction in map(_AT_POINT, spellings)}
-    except ValueError:  # not digits and a point (not seen): the values tell
-        scaled = set(map(int, map(operator.methodcaller("scaleb", places), map(Decimal, spellings))))
-    return (places, scaled) if not scaled or max(scaled) < SCALED_LIMIT else None
-
-
-_AT_POINT = operator.methodcaller("partition", ".")
-_FLOAT_EXACT = 15
 
 
 class EvidenceIndex:
@@ -90,6 +61,7 @@ class EvidenceIndex:
         self.options = options if options is not None else ReadOptions()
         self._forms = Forms(min_digits=self.options.min_digits)
         self._unread: list[_Piece] = []
+        self._operands = Operands(self._forms.operands)  # the views of them the derived search asks for
         # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
         # (pieces holding it are read by the search), and a value tried by route after route asks again.
         self._searched: set[str] = set()
@@ -107,11 +79,6 @@ class EvidenceIndex:
         self._literals: set[str] = set()  # literals of non-ASCII JSON pieces seen verbatim (ASCII: see says)
         self._collections: list[tuple[int, list, str | None]] = []  # (order, members, key): see Forms.collections
         self._sorted_numbers: list[Decimal] | None = None
-        self._operands: dict[str, Decimal] | None = None
-        self._operands_spelled: dict[Decimal, str] | None = None
-        self._operand_values: dict[str, Decimal] = {}  # every operand's value, worked out once
-        self._scaled: tuple[int, set[int]] | bool | None = None  # see scaled_operands; False: none such
-        self._scaled_count = 0  # how many operands _scaled was worked out from
         self._totals: Totals | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
@@ -122,8 +89,6 @@ class EvidenceIndex:
         self._offsets_read = 0
         self._counts: set[int] = set()
         self._counted = 0  # how many of _count_sources _counts was read from
-        # scaled_operands' integers in ascending order, with what they were sorted from (sorted_scaled_operands)
-        self._sorted_scaled: tuple[tuple[int, int], list[int]] | None = None
 
     # growing ------------------------------------------------------------------------------------------
 
@@ -247,9 +212,7 @@ class EvidenceIndex:
         if not forms.numbers <= mine.numbers:
             mine.numbers |= forms.numbers
             self._sorted_numbers = None
-        if not forms.operands <= mine.operands:
-            mine.operands |= forms.operands
-            self._operands = None
+        mine.operands |= forms.operands  # (self._operands sees them grow)
         if forms.collections:
             self._collections.extend((order, members, key) for members, key in forms.collections)
             self._totals = None
@@ -400,35 +363,17 @@ class EvidenceIndex:
     def operand_values(self) -> dict[str, Decimal]:
         """Every operand of §9.7 by spelling, in no particular order (each value worked out once)."""
         self._read_operands()
-        values = self._operand_values
-        if len(values) != len(self._forms.operands):  # the operands only grow, and values holds some of them
-            new = self._forms.operands - values.keys()
-            values.update(zip(new, map(Decimal, new)))
-            self._operands = self._operands_spelled = None
-        return values
+        return self._operands.values()
 
     def scaled_operands(self) -> tuple[int, set[int]] | None:
-        """(places, every operand times 10**places as an integer), places being the most decimals an operand
-        is written with: sums, differences and multiples of operands are then told with integers, which hash
-        cheaply (hashing a Decimal with decimals costs a modular power). None when an operand is too long
-        for Decimal arithmetic, which rounds past 28 digits, to agree with integers."""
+        """Every operand as an integer, scaled (Operands.scaled); None when one is too long for that."""
         self._read_operands()
-        spellings = self._forms.operands
-        if self._scaled is None or self._scaled_count != len(spellings):  # operands only grow
-            self._scaled = _scaled(spellings) or False
-            self._scaled_count = len(spellings)
-        return self._scaled or None
+        return self._operands.scaled()
 
     def sorted_scaled_operands(self) -> tuple[int, list[int]] | None:
         """scaled_operands, the integers in ascending order (the chance of a formula is counted in a range)."""
-        scaled = self.scaled_operands()
-        if scaled is None:
-            return None
-        places, integers = scaled
-        key = (places, len(integers))  # the integers only grow while places stays
-        if self._sorted_scaled is None or self._sorted_scaled[0] != key:
-            self._sorted_scaled = (key, sorted(integers))
-        return places, self._sorted_scaled[1]
+        self._read_operands()
+        return self._operands.sorted_scaled()
 
     def stated_offsets(self) -> set[int]:
         """The day offsets the user's and the app's texts state (§9.19), each text read once."""
@@ -451,21 +396,14 @@ class EvidenceIndex:
 
     def operands(self) -> dict[str, Decimal]:
         """Operands of §9.7 by spelling, in a stable order: by value, then by spelling."""
-        values = self.operand_values()
-        if self._operands is None:
-            self._operands = {spelling: value for value, spelling in sorted(zip(values.values(), values))}
-        return self._operands
+        self._read_operands()
+        return self._operands.by_value()
 
     def operands_spelled(self) -> dict[Decimal, str]:
         """The operands spelled as the index spells numbers, by value (``007`` is read as 7, but 7 is not
         spelled ``007``)."""
-        values = self.operand_values()
-        if self._operands_spelled is None:
-            # a canonical spelling (no zero padding, no trailing zeros) is the one the index spells its value,
-            # and a value has only one: so the rest are dropped and each value keeps the spelling left
-            canonical = values.keys() - set(verbatim.not_canonical(values))
-            self._operands_spelled = dict(zip(map(values.__getitem__, canonical), canonical))
-        return self._operands_spelled
+        self._read_operands()
+        return self._operands.spelled()
 
     def total_formula(self, magnitude: Decimal) -> str | None:
         """The formula of the first collection read whose total (§9.7) is magnitude, or None."""
@@ -513,25 +451,3 @@ class EvidenceIndex:
             or value in forms.prose_iso
             or self.has_component((value,))
         )
-
-
-MULTIPLES = range(2, 13)  # the whole multiples §9.7 tries
-
-
-def may_combine(magnitude: Decimal, scaled: tuple[int, set[int]] | None) -> tuple[bool, bool, bool]:
-    """Whether magnitude may be a sum, a difference, a multiple of operands: told in C over integers (most
-    values asked about are none), before the ordered search that picks the formula to show."""
-    if scaled is None or len(magnitude.as_tuple().digits) > SCALED_LENGTH:
-        return True, True, True  # too long to tell with integers: search
-    places, operands = scaled
-    target = magnitude.scaleb(places)
-    if target != target.to_integral_value():
-        return False, False, False  # more decimals than any operand: no sum, difference or multiple of them
-    m = int(target)
-    if m >= SCALED_LIMIT:
-        return True, True, True
-    return (
-        not operands.isdisjoint(map(m.__sub__, operands)),
-        not operands.isdisjoint(map(m.__add__, operands)),
-        any(m % k == 0 and m // k in operands for k in MULTIPLES),  # (the counts stated are read if one is)
-    )

@@ -8,90 +8,33 @@ prose date), so the verdict can say which route grounded a value.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
 from itertools import chain
 
-import regex
-
 from grounding import json_exact
-from grounding.core.evidence import pyrepr, verbatim
-from grounding.core.evidence.token_readings import TokenReader, components_of
+from grounding.core.evidence import verbatim
+from grounding.core.evidence.documents import CONTAINERS, TEXT, Inexact, parse, parse_with_origin
+from grounding.core.evidence.failures import ERROR_WORD, absence_view, reports_error, says_more_than, says_nothing
+from grounding.core.evidence.forms import Forms, ReadOptions
+from grounding.core.evidence.leaves import (
+    is_finite,
+    magnitudes_of,
+    numbers_and_collections,
+    strings_of,
+    walk,
+)
+from grounding.core.evidence.token_readings import TokenReader
 from grounding.core.text.dates import MONTHS, prose_dates, twelve_hour_times
-from grounding.core.text.normalise import lookup_forms, normalise, normalise_once
+from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.tokens import runs
 from grounding.core.text.units import SCALE_WORDS, scaled_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
-_WHOLE_SEPARATOR = "\x00"
-_ERROR_WORD = regex.compile(r"\s*error\b", regex.IGNORECASE)
 
 
-@dataclass(slots=True)
-class Forms:
-    """What one piece of read text grounds, by route."""
-
-    plain: set[str] = field(default_factory=set)
-    unit: set[str] = field(default_factory=set)
-    date: set[str] = field(default_factory=set)
-    component: set[str] = field(default_factory=set)
-    numbers: set[str] = field(default_factory=set)  # spellings of absolute values: sign, rounding (§9.3)
-    operands: set[str] = field(default_factory=set)  # numbers a tool typed as numbers (§9.7)
-    # for totals (§9.7): each collection's members as parsed, with the key they share (None: an array)
-    collections: list[tuple[list, str | None]] = field(default_factory=list)
-    prose_iso: set[str] = field(default_factory=set)  # prose dates with a year (§9.10)
-    month_days: set[str] = field(default_factory=set)  # yearless prose dates (§9.10)
-    # the string leaves of each document, NUL-joined and kept as one text: only masks read them whole (§9.11)
-    wholes: list[str] = field(default_factory=list)
-    pending: set[str] = field(default_factory=set)  # identifiers whose components are not worked out yet
-    min_digits: int = 4  # the digit bar the pending components are worked out with
-
-    def resolve(self) -> set[str]:
-        """The component forms, working out those still pending (§9.4)."""
-        if self.pending:
-            for value in self.pending:
-                self.component.update(components_of(value, self.min_digits))
-            self.pending.clear()
-        return self.component
-
-    def every_form(self) -> Iterator[str]:
-        self.resolve()
-        yield from self.plain
-        yield from self.unit
-        yield from self.date
-        yield from self.component
-        yield from self.prose_iso
-
-    def drop(self, forms: Forms) -> None:
-        """Remove everything forms spells (a failed lookup's argument forms, §9.6)."""
-        spelled = set(forms.every_form())
-        self.resolve()
-        for routed in (self.plain, self.unit, self.date, self.component):
-            routed -= spelled
-        self.numbers -= forms.numbers | spelled
-        self.operands -= forms.numbers | spelled
-        self.collections = [
-            ([n for n in members if json_exact.number_spelling(n).lstrip("-") not in forms.numbers], key)
-            for members, key in self.collections
-        ]
-        self.prose_iso -= spelled
-        self.month_days -= forms.month_days | {iso[5:] for iso in spelled if is_iso_date(iso)}
-        self.wholes = [
-            _WHOLE_SEPARATOR.join(s for s in joined.split(_WHOLE_SEPARATOR) if normalise(s) not in spelled)
-            for joined in self.wholes
-        ]
 
 
-@dataclass(frozen=True, slots=True)
-class ReadOptions:
-    """What the index must keep: the digit bar (components) and whether words matter (shapes)."""
-
-    min_digits: int = 4
-    keep_words: bool = False  # with no declared shape, a token without a digit can never match
-    straightforward: bool = False  # no caches, no fast tokeniser, components read at once: the reference path
 
 
 _MONTH_TOKENS = frozenset(
@@ -196,7 +139,7 @@ class _Reader:
         spelling = json_exact.number_spelling(node)
         if self.lookups:
             self.forms.plain.update(lookup_forms(spelling))
-        if not _finite(node):
+        if not is_finite(node):
             return  # NaN and the infinities: a word (as spelled above), never a number or an operand
         magnitude = spelling.lstrip("-")
         self.forms.numbers.add(magnitude)
@@ -230,13 +173,13 @@ def read_exempt(text: str, options: ReadOptions) -> Forms:
 def read_arguments(arguments: str, options: ReadOptions) -> Forms:
     """Everything a tool call's arguments spell, read as if they were a tool result (§9.6)."""
     forms = Forms()
-    document = _parse(arguments)
+    document = parse(arguments)
     reader = _Reader(forms, ReadOptions(options.min_digits, True, options.straightforward), typed=True,
                      whole_strings=True)
-    if document is _TEXT:
+    if document is TEXT:
         reader.text(arguments)
     else:
-        _walk(document, reader, totals=False)
+        walk(document, reader, totals=False)
     return forms
 
 
@@ -261,7 +204,7 @@ class Examined:
     """A tool result parsed and judged failed or not (§5.4, §9.6), before any of it is read."""
 
     text: str
-    document: object  # the parsed document, or _TEXT
+    document: object  # the parsed document, or TEXT
     exact_json: bool  # the document is the text parsed as JSON, so its strings can be read off the text
     notes: json_exact.Notes | None  # of an exact JSON text: what its marks tell
     absence: dict | None = None  # the part of an absence that grounds
@@ -272,8 +215,6 @@ class Examined:
     exact: bool = True
 
 
-class _Inexact(Exception):
-    """A test met a float of a document whose numbers may not be as written (see exact_document)."""
 
 
 def examine_result(
@@ -282,11 +223,11 @@ def examine_result(
     if isinstance(document, (dict, list)):
         examined = Examined(text, document, False, None)
     else:
-        parsed, exact_json, notes, exact = _parse_with_origin(text, checked=options.straightforward)
+        parsed, exact_json, notes, exact = parse_with_origin(text, checked=options.straightforward)
         examined = Examined(text, parsed, exact_json, notes, exact=exact)
     try:
         _judge_failure(examined, options, is_error, arguments)
-    except _Inexact:  # a test needs a number of it as written: most never do
+    except Inexact:  # a test needs a number of it as written: most never do
         exact_document(examined)
         _judge_failure(examined, options, is_error, arguments)
     return examined
@@ -294,25 +235,25 @@ def examine_result(
 
 def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arguments: str | None) -> None:
     """Whether a result failed (§5.4, §9.6), with the part of an absence that grounds and, when it failed,
-    what its call's arguments spell. Raises _Inexact where a number not known exact would decide."""
+    what its call's arguments spell. Raises Inexact where a number not known exact would decide."""
     text, document, exact = examined.text, examined.document, examined.exact
     absence = None
-    if document is _TEXT:
-        failed = is_error or not text.strip() or _ERROR_WORD.match(text) is not None
+    if document is TEXT:
+        failed = is_error or not text.strip() or ERROR_WORD.match(text) is not None
     else:
-        absence = _absence_view(document)
+        absence = absence_view(document)
         if absence is not None and not exact:
-            raise _Inexact  # the absence is read: its numbers must be as written
-        failed = is_error or absence is not None or _reports_error(document, exact)
+            raise Inexact  # the absence is read: its numbers must be as written
+        failed = is_error or absence is not None or reports_error(document, exact)
     argument_forms = None
     # A failed result's arguments are read with it (most are never read); one that surely says more than its
     # arguments did not fail, whatever they spell.
-    if (arguments is not None and not failed and document is not _TEXT
-            and (options.straightforward or not _says_more_than(document, arguments, exact))):
+    if (arguments is not None and not failed and document is not TEXT
+            and (options.straightforward or not says_more_than(document, arguments, exact))):
         if not exact:
-            raise _Inexact  # every number of it is compared with the arguments
+            raise Inexact  # every number of it is compared with the arguments
         argument_forms = read_arguments(arguments, options)
-        failed = _says_nothing(document, argument_forms)
+        failed = says_nothing(document, argument_forms)
     examined.absence, examined.failed = absence, failed
     examined.argument_forms = argument_forms if failed else None
     examined.arguments = arguments if failed and argument_forms is None else None
@@ -330,11 +271,11 @@ def exact_document(examined: Examined) -> object:
 def read_examined(examined: Examined, options: ReadOptions) -> Forms:
     forms = Forms()
     reader = _Reader(forms, options, typed=True)
-    if examined.document is _TEXT:
+    if examined.document is TEXT:
         reader.text(examined.text)
     else:
         document = exact_document(examined) if examined.absence is None else examined.absence
-        _walk(document, reader, totals=True)
+        walk(document, reader, totals=True)
     _drop_what_the_call_spelled(forms, examined, options)
     if options.straightforward:
         forms.resolve()
@@ -350,15 +291,15 @@ def read_numbers(examined: Examined, options: ReadOptions) -> Forms:
     question about a form the result's search text holds.
     """
     forms = Forms()
-    if examined.document is _TEXT:
+    if examined.document is TEXT:
         _Reader(forms, options, typed=True, lookups=False).text_numbers(examined.text)
     else:
         document = exact_document(examined) if examined.absence is None else examined.absence
-        if type(document) in _CONTAINERS:
-            forms.numbers = _magnitudes(_numbers_and_collections(document, forms))
+        if type(document) in CONTAINERS:
+            forms.numbers = magnitudes_of(numbers_and_collections(document, forms))
             forms.operands = set(forms.numbers)
         else:  # a document that is one scalar
-            _walk(document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
+            walk(document, _Reader(forms, options, typed=True, lookups=False), totals=True, strings_too=False)
     _drop_what_the_call_spelled(forms, examined, options)
     return forms
 
@@ -372,16 +313,16 @@ def read_string_numbers(examined: Examined, options: ReadOptions) -> Forms:
     read_numbers read: its tokens are read whole, in C, as no walk of the document could be.
     """
     forms = Forms()
-    if examined.document is _TEXT:
+    if examined.document is TEXT:
         return forms
     document = exact_document(examined) if examined.absence is None else examined.absence
-    if type(document) not in _CONTAINERS:
+    if type(document) not in CONTAINERS:
         return forms
     reader = _Reader(forms, options, typed=True, lookups=False)
     if examined.exact_json and examined.absence is None and "\\" not in examined.text:
         reader.text_numbers(examined.text)
     else:
-        reader.text_numbers("\x00".join(_strings(document)))
+        reader.text_numbers("\x00".join(strings_of(document)))
     _drop_what_the_call_spelled(forms, examined, options)
     return forms
 
@@ -394,92 +335,23 @@ def _drop_what_the_call_spelled(forms: Forms, examined: Examined, options: ReadO
         forms.drop(examined.argument_forms)
 
 
-def _numbers_and_collections(document: dict | list, forms: Forms) -> list:
-    """The number leaves of a document, noting its collections (§9.7 totals) in the order _walk finds them,
-    visiting only containers: the rows of a table (objects holding no container) are read through their
-    collections, and a table is most of a result's numbers. A leaf may be listed twice."""
-    leaves: list = []
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        is_list = type(node) is list
-        members = node if is_list else list(node.values())
-        kinds = set(map(type, members))
-        if kinds == _OBJECTS_ONLY:
-            rows = _CONTAINERS.isdisjoint(map(type, chain.from_iterable(map(dict.values, members))))
-            if not rows:
-                stack.extend(members)  # each is visited, its own numbers with it
-            if rows or len(members) >= 2:
-                by_key = _numbers_by_key(members)
-                if rows:
-                    leaves.extend(chain.from_iterable(by_key.values()))
-                if len(members) >= 2:  # as _member_totals notes them
-                    forms.collections.extend((numbers, key) for key, numbers in by_key.items() if len(numbers) >= 2)
-            continue
-        if not kinds.isdisjoint(_CONTAINERS):
-            stack.extend([child for child in members if type(child) is dict or type(child) is list])
-        if kinds.isdisjoint(json_exact.NUMBER_TYPES):
-            continue
-        if json_exact.NUMBER_TYPES.issuperset(kinds):
-            leaves.extend(members)
-            if is_list and len(members) >= 2:
-                forms.collections.append((members, None))  # an array of numbers
-        else:
-            leaves.extend([child for child in members if type(child) in json_exact.NUMBER_TYPES])
-    return leaves
 
 
-def _strings(document: dict | list) -> list[str]:
-    """The keys and string leaves of a document holding a digit (only those can spell a number)."""
-    found = []
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        if type(node) is dict:
-            found.extend(key for key in node if _HAS_DIGIT.search(key))
-            stack.extend(child for child in node.values() if type(child) in _CONTAINERS or type(child) is str)
-        elif type(node) is list:
-            stack.extend(child for child in node if type(child) in _CONTAINERS or type(child) is str)
-        elif _HAS_DIGIT.search(node):
-            found.append(node)
-    return found
 
 
-def _numbers_by_key(members: list[dict]) -> dict[str, list]:
-    """The number children of objects, by key, keys in order of first appearance."""
-    by_key: dict[str, list] = {}
-    numeric = json_exact.NUMBER_TYPES  # one look-up per child, not a call: a list of objects has many children
-    for member in members:
-        for key, child in member.items():
-            if type(child) in numeric:
-                by_key.setdefault(key, []).append(child)
-    return by_key
 
 
-def _magnitudes(leaves: list) -> set[str]:
-    """The absolute values of number leaves as the index spells them (json_exact.number_spelling), in C for
-    ints and floats written without an exponent: the repr of such a float is its spelling, but for a
-    trailing ".0"."""
-    if _INTS_AND_FLOATS.issuperset(map(type, leaves)):
-        written = "\n".join(map(repr, leaves)) + "\n"
-        if "e" not in written and "n" not in written:  # no exponent, inf or nan
-            return set(written.replace(".0\n", "\n").replace("-", "").split())
-    # NaN and the infinities (a JSON extension some producers write) are no operand: read as words elsewhere
-    return {json_exact.number_spelling(leaf).lstrip("-") for leaf in leaves if _finite(leaf)}
 
 
-def _finite(number: object) -> bool:
-    return number.is_finite() if isinstance(number, Decimal) else not isinstance(number, float) or math.isfinite(number)
 
 
-_INTS_AND_FLOATS = frozenset({int, float})
 
 
 def seen_of(examined: Examined) -> verbatim.Seen:
     """A result as seen before reading it. A failed one says nothing verbatim, as its forms lose what the
     call's arguments spell; it keeps its search text, which still holds the key of every form it is read
     as (losing forms leaves the rest inside their tokens), so a question it cannot answer does not read it."""
-    if examined.document is _TEXT:
+    if examined.document is TEXT:
         seen = verbatim.see_text(examined.text)
     elif examined.exact_json:
         seen = verbatim.see_json(examined.text, examined.notes)
@@ -488,200 +360,35 @@ def seen_of(examined: Examined) -> verbatim.Seen:
     return verbatim.Seen(lowered=seen.lowered, notes=seen.notes) if examined.failed else seen
 
 
-_TEXT = object()  # marks a result that is read as text, not as a JSON document
 
 
-def _parse(text: str) -> object:
-    """A tool result's document: JSON, JSON encoded twice, or a Python repr; else it is text."""
-    return _parse_with_origin(text)[0]
 
 
-def _parse_with_origin(text: str, checked: bool = True) -> tuple[object, bool, json_exact.Notes | None, bool]:
-    """The document; whether it is text itself parsed as JSON (not encoded twice, not a Python repr); then
-    the notes on its text; and whether its numbers are as written (without checked, a JSON text's may not
-    be yet: see json_exact.parse_unchecked)."""
-    stripped = text.lstrip()
-    if stripped[:1] == '"':
-        try:
-            inner = json_exact.parse(text)
-        except json_exact.NotJson:
-            return _TEXT, False, None, True
-        document = _parse(inner) if isinstance(inner, str) and json_exact.looks_like_json(inner) else _TEXT
-        return document, False, None, True
-    if not json_exact.looks_like_json(text):
-        return _TEXT, False, None, True
-    try:
-        document, exact = (json_exact.parse(text), True) if checked else json_exact.parse_unchecked(text)
-        return document, True, json_exact.Notes(text), exact
-    except json_exact.NotJson:
-        pass
-    document = pyrepr.parse(text)
-    return (_TEXT, False, None, True) if document is None else (document, False, None, True)
 
 
-def _walk(document: object, reader: _Reader, *, totals: bool, strings_too: bool = True) -> None:
-    """Index every key and leaf of a JSON document (explicit stack: documents can be deep)."""
-    strings: list[str] = []
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            strings.extend(node)
-            values = list(node.values())
-            stack.extend(values)
-            if totals:
-                _note_collection(values, False, reader.forms)
-        elif kind is list:
-            stack.extend(node)
-            if totals:
-                _note_collection(node, True, reader.forms)
-        elif kind is str:
-            strings.append(node)
-        elif kind is json_exact.Constant:
-            reader.forms.plain.add(str(node))
-        elif node is True or node is False:
-            if reader.options.keep_words:
-                reader.forms.plain.add("true" if node else "false")
-        elif node is not None:
-            reader.number(node)
-    if strings_too:
-        reader.strings(strings)
 
 
-def _note_collection(members: list, is_list: bool, forms: Forms) -> None:
-    """A container's members, when they make a collection: an array of numbers, or objects sharing keys."""
-    if len(members) < 2:
-        return
-    first = type(members[0])
-    if first is dict:
-        _member_totals(members, forms)
-    elif is_list and first in json_exact.NUMBER_TYPES:
-        _array_total(members, forms)
 
 
-_OBJECTS_ONLY = frozenset({dict})
-_CONTAINERS = frozenset({dict, list})
 
 
-def _array_total(array: list, forms: Forms) -> None:
-    if json_exact.NUMBER_TYPES.issuperset(map(type, array)):
-        forms.collections.append((array, None))
 
 
-def _member_totals(members: list, forms: Forms) -> None:
-    if not _OBJECTS_ONLY.issuperset(map(type, members)):
-        return
-    for key, numbers in _numbers_by_key(members).items():
-        if len(numbers) >= 2:
-            forms.collections.append((numbers, key))  # spelled only if its total is asked for (grounding.core.evidence.totals)
 
 
-def _absence_view(document: object) -> dict | None:
-    """The part of an absence (or a ledger around one) that grounds, or None when it is no absence (§5.4)."""
-    if not isinstance(document, dict):
-        return None
-    if _is_absence(document):
-        return {key: value for key, value in document.items() if key != "looked_for"}
-    result = document.get("result")
-    if isinstance(document.get("af_coverage"), dict) and _is_absence(result):
-        view = dict(document)
-        view["result"] = {key: value for key, value in result.items() if key != "looked_for"}
-        return view
-    return None
 
 
-def _is_absence(node: object) -> bool:
-    return (
-        isinstance(node, dict)
-        and node.get("af_absent") is True
-        and isinstance(node.get("checked"), list)
-        and len(node["checked"]) > 0
-    )
 
 
-def _reports_error(document: object, exact: bool = True) -> bool:
-    """A JSON object whose top-level ``error``/``errors`` key holds something (§9.6)."""
-    if not isinstance(document, dict):
-        return False
-    for key, value in document.items():
-        if key.lower() in ("error", "errors"):
-            if not exact and type(value) is float:
-                raise _Inexact  # a literal too small for a float reads as 0.0
-            if not _is_empty_value(value):
-                return True
-    return False
 
 
-def _is_empty_value(value: object) -> bool:
-    if value is None or value is False or value == "" or value == [] or value == {}:
-        return True
-    return json_exact.is_number(value) and value == 0
 
 
-def _says_nothing(document: object, arguments: Forms) -> bool:
-    """True when no scalar of the document says anything beyond the call's arguments (§9.6)."""
-    spelled = set(arguments.every_form())
-    for node in json_exact.leaves(document):
-        if node is True:
-            return False
-        elif isinstance(node, str):
-            value = normalise(node)
-            if value and value not in spelled:
-                return False
-        elif json_exact.is_number(node) and node != 0:
-            if json_exact.number_spelling(node) not in spelled:
-                return False
-    return True
 
 
-def _says_more_than(document: object, arguments: str, exact: bool = True) -> bool:
-    """True when a scalar of the document is surely not spelled by the call's arguments, seen without
-    reading them: its key is not in their search text (see verbatim.search_text). Scalars a time of day
-    or a prose date may spell are left to the full test; False says nothing.
-
-    The top level is looked at first, in a plain loop (this runs once per result): a result says more than
-    its call at one of its first scalars, and reaching a nested one first copies every container on the way.
-    """
-    if "\\" in arguments or verbatim.has_exponent(arguments):
-        return False  # escaped strings, or numbers spelled with digits the text does not show
-    searched = verbatim.search_text(arguments)
-    kind = type(document)
-    if kind is not dict and kind is not list:
-        return _surely_unspelled(document, searched, exact)
-    nested = []
-    for node in document.values() if kind is dict else document:
-        if type(node) in _CONTAINERS:
-            nested.append(node)
-        elif _surely_unspelled(node, searched, exact):
-            return True
-    return any(_surely_unspelled(node, searched, exact) for container in nested for node in json_exact.leaves(container))
 
 
-def _surely_unspelled(node: object, searched: str, exact: bool = True) -> bool:
-    """True when a scalar's key is not in the search text of a call's arguments (see _says_more_than)."""
-    if node is True:
-        return True
-    if type(node) is float and not exact:
-        raise _Inexact  # its spelling may not be the one written
-    if type(node) is str:
-        value = normalise_once(node)  # a leaf's value is mostly read nowhere else: normalise's memo would miss
-        return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched
-    if json_exact.is_number(node) and node != 0:
-        return verbatim.key(json_exact.number_spelling(node)) not in searched
-    return False
 
 
-def is_iso_date(value: str) -> bool:
-    return len(value) == 10 and value[4] == "-" and value[7] == "-" and value[:4].isdigit()
 
 
-def result_failed(text: str, *, is_error: bool = False, document: object = None) -> bool:
-    """True when a tool result reports failure by itself: the transport's flag, an error key or word, an absence."""
-    if is_error:
-        return True
-    if not isinstance(document, (dict, list)):
-        document = _parse(text)
-    if document is _TEXT:
-        return not text.strip() or _ERROR_WORD.match(text) is not None
-    return _absence_view(document) is not None or _reports_error(document)

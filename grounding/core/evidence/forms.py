@@ -1,0 +1,81 @@
+"""What a piece of evidence grounds, as sets of forms (SPEC §5, §9), and the options reading depends on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from grounding import json_exact
+from grounding.core.evidence.token_readings import components_of
+from grounding.core.text.normalise import normalise
+
+
+@dataclass(slots=True)
+class Forms:
+    """What one piece of read text grounds, by route."""
+
+    plain: set[str] = field(default_factory=set)
+    unit: set[str] = field(default_factory=set)
+    date: set[str] = field(default_factory=set)
+    component: set[str] = field(default_factory=set)
+    numbers: set[str] = field(default_factory=set)  # spellings of absolute values: sign, rounding (§9.3)
+    operands: set[str] = field(default_factory=set)  # numbers a tool typed as numbers (§9.7)
+    # for totals (§9.7): each collection's members as parsed, with the key they share (None: an array)
+    collections: list[tuple[list, str | None]] = field(default_factory=list)
+    prose_iso: set[str] = field(default_factory=set)  # prose dates with a year (§9.10)
+    month_days: set[str] = field(default_factory=set)  # yearless prose dates (§9.10)
+    # the string leaves of each document, NUL-joined and kept as one text: only masks read them whole (§9.11)
+    wholes: list[str] = field(default_factory=list)
+    pending: set[str] = field(default_factory=set)  # identifiers whose components are not worked out yet
+    min_digits: int = 4  # the digit bar the pending components are worked out with
+
+    def resolve(self) -> set[str]:
+        """The component forms, working out those still pending (§9.4)."""
+        if self.pending:
+            for value in self.pending:
+                self.component.update(components_of(value, self.min_digits))
+            self.pending.clear()
+        return self.component
+
+    def every_form(self) -> Iterator[str]:
+        self.resolve()
+        yield from self.plain
+        yield from self.unit
+        yield from self.date
+        yield from self.component
+        yield from self.prose_iso
+
+    def drop(self, forms: Forms) -> None:
+        """Remove everything forms spells (a failed lookup's argument forms, §9.6)."""
+        spelled = set(forms.every_form())
+        self.resolve()
+        for routed in (self.plain, self.unit, self.date, self.component):
+            routed -= spelled
+        self.numbers -= forms.numbers | spelled
+        self.operands -= forms.numbers | spelled
+        self.collections = [
+            ([n for n in members if json_exact.number_spelling(n).lstrip("-") not in forms.numbers], key)
+            for members, key in self.collections
+        ]
+        self.prose_iso -= spelled
+        self.month_days -= forms.month_days | {iso[5:] for iso in spelled if is_iso_date(iso)}
+        self.wholes = [
+            WHOLE_SEPARATOR.join(s for s in joined.split(WHOLE_SEPARATOR) if normalise(s) not in spelled)
+            for joined in self.wholes
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """What the index must keep: the digit bar (components) and whether words matter (shapes)."""
+
+    min_digits: int = 4
+    keep_words: bool = False  # with no declared shape, a token without a digit can never match
+    straightforward: bool = False  # no caches, no fast tokeniser, components read at once: the reference path
+
+
+WHOLE_SEPARATOR = "\x00"
+
+
+def is_iso_date(value: str) -> bool:
+    return len(value) == 10 and value[4] == "-" and value[7] == "-" and value[:4].isdigit()
