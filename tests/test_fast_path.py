@@ -649,7 +649,7 @@ def test_the_mask_tests_tried_only_where_their_patterns_could_match_decide_as_ev
 @given(st.lists(st.tuples(st.sampled_from(["json", "text"]), st.integers(0, 30)), min_size=1, max_size=14),
        st.lists(st.integers(0, 40), min_size=1, max_size=12))
 def test_texts_asked_often_are_cut_into_runs_and_say_what_a_search_said(pieces, asked):
-    """A long conversation: each text asked about four times is cut into its runs (index._said_as_runs);
+    """A long conversation: each text asked about four times is cut into its runs (said.Said._cut_into_runs);
     every later question gets the answer a search of every text gives."""
     texts = [json.dumps({"v": f"Q-{n:04d}", "n": n * 1.5, "s": f"x {n}.50 y"}) if kind == "json"
              else f"Result Q-{n:04d} at {n}.0" for kind, n in pieces]

@@ -30,13 +30,13 @@ from grounding.core.evidence.reading import (
     read_string_numbers,
     seen_of,
 )
+from grounding.core.evidence.said import Said
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.evidence.totals import Totals
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import is_plainly_normal, lookup_forms, normalise, normalise_once, spell
+from grounding.core.text.normalise import lookup_forms, normalise, spell
 
 _WHOLE_SEPARATOR = "\x00"
-_ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -65,18 +65,9 @@ class EvidenceIndex:
         # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
         # (pieces holding it are read by the search), and a value tried by route after route asks again.
         self._searched: set[str] = set()
-        # Values says_verbatim found in no text it looked in (not even inside a token), until a piece is seen:
-        # a question about one does not look in those texts again (Seen.may_hold).
-        self._said_nowhere: set[str] = set()
+        # What the pieces seen say verbatim, and the values found in no text looked in (said.Said)
+        self._said = Said()
         self._pieces = 0
-        # What the pieces seen say verbatim (those that can be seen so): runs, and texts to find runs in.
-        # Normalising lowers a token first, so lowered runs lose nothing.
-        self._said: set[str] = set()
-        # (text, in_strings, quotes, times asked): a text asked about often is cut into its runs once (see
-        # _said_as_runs), so a long conversation does not search its every text for every value
-        self._said_texts: list[list] = []
-        self._said_cut = False  # some texts are in _said as runs: "found nowhere" is no longer told
-        self._literals: set[str] = set()  # literals of non-ASCII JSON pieces seen verbatim (ASCII: see says)
         self._collections: list[tuple[int, list, str | None]] = []  # (order, members, key): see Forms.collections
         self._sorted_numbers: list[Decimal] | None = None
         self._totals: Totals | None = None
@@ -116,14 +107,7 @@ class EvidenceIndex:
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
         self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
-        self._said_nowhere.clear()
-        if seen.said is not None:
-            self._said |= seen.said
-        elif seen.said_text is not None:
-            self._said_texts.append([seen.said_text, seen.in_strings, seen.quotes, 0])
-        if seen.literals is not None:
-            self._literals |= seen.literals
-        seen.said = seen.literals = None  # merged: the piece keeps only what its search text is made from
+        self._said.see(seen)
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""
@@ -164,7 +148,7 @@ class EvidenceIndex:
         """The forms read so far, after reading every piece whose search text holds one of keys."""
         keys = [key for key in keys if key not in self._searched]
         if keys and self._unread:
-            nowhere = self._said_nowhere.issuperset(keys)
+            nowhere = self._said.nowhere.issuperset(keys)
             self._read([p for p in self._unread if p.seen.may_hold(keys, nowhere)])
             self._searched.update(keys)
         return self._forms
@@ -229,47 +213,7 @@ class EvidenceIndex:
 
         False says nothing: the forms may still hold value.
         """
-        literal = verbatim.is_canonical(value)  # a number literal of a JSON piece says it (§5.1)
-        if literal and value in self._literals:
-            return True
-        if "," in value or (not literal and not is_plainly_normal(value) and normalise_once(value) != value):
-            return False  # (a canonical number literal is normal: see is_canonical; most identifiers are plainly)
-        if not self.options.keep_words and _HAS_DIGIT.search(value) is None:
-            return False
-        if value in self._said:
-            return True
-        nowhere = not self._said_cut
-        cut = False
-        said = False
-        for entry in reversed(self._said_texts):  # an answer quotes its latest results most
-            text, in_strings, quotes, asked = entry
-            said = verbatim.says(text, value, in_strings, literal, quotes)
-            if said:
-                break
-            nowhere = nowhere and said is None
-            entry[3] = asked + 1
-            cut = cut or asked + 1 >= _ASKED_BEFORE_CUT
-        if cut:
-            self._said_as_runs()
-        elif nowhere and not said:
-            self._said_nowhere.add(value)
-        return bool(said)
-
-    def _said_as_runs(self) -> None:
-        """Cut the texts asked about _ASKED_BEFORE_CUT times into the runs they say (verbatim.said_runs), one
-        pass each: a set answers every later question at once, where a search reads the whole text again."""
-        keep = []
-        for entry in self._said_texts:
-            text, in_strings, _quotes, asked = entry
-            if asked < _ASKED_BEFORE_CUT:
-                keep.append(entry)
-                continue
-            said, literals = verbatim.said_runs(text, in_strings)
-            self._said |= said
-            self._literals |= literals
-        self._said_texts = keep
-        self._said_cut = True
-        self._said_nowhere.clear()
+        return self._said.says(value, self.options.keep_words)
 
     def is_plain(self, value: str) -> bool:
         """True when value, or another lookup form of it, is indexed plainly (§3.5)."""
