@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from grounding.model import Record
 from grounding.transcripts.assembly import Assembler
-from grounding.transcripts.files import _lines, _loads_unchecked, _may_hold_a_float, loads
+from grounding.transcripts.files import _lines
+from grounding.transcripts.records import _may_hold_a_float, loads, loads_unchecked
 
 
 @pytest.mark.parametrize(
@@ -98,7 +99,7 @@ def test_a_record_read_before_its_numbers_are_checked_reads_as_one_parsed_exactl
 
 
 def _fields(record: Record, raw: bytes) -> tuple:
-    value, checked = _loads_unchecked(raw)
+    value, checked = loads_unchecked(raw)
     return record.source, record.line, value, record.size, raw, checked
 
 

@@ -584,7 +584,7 @@ def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_f
 @given(st.one_of(st.integers(-(10**30), 10**30), st.decimals(allow_nan=False, allow_infinity=False, places=8)),
        st.integers(0, 400))
 def test_a_record_is_read_exactly_whatever_its_size(number, padding):
-    from grounding.transcripts.files import loads
+    from grounding.transcripts.records import loads
 
     record = {"id": "r", "pad": list(range(padding)), "messages": [{"role": "tool", "content": "x"}]}
     raw = json.dumps(record)[:-1] + f', "n": {number}}}'

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from grounding.core.settings import Settings
 from grounding.model import Summary
-from grounding.run import runner
+from grounding.run import parallel, runner
 from grounding.run.runner import judge_inputs
 from grounding.run.workers import WorkerDied, Workers
 from grounding.transcripts import files as inputs
@@ -88,8 +88,8 @@ def test_every_format_sample_gives_the_same_output():
 @pytest.fixture
 def one_line_ranges(monkeypatch):
     """Ranges of one line each: every record in a range of its own, read by whichever worker is free."""
-    monkeypatch.setattr(runner, "_RANGE_BYTES", 1)
-    monkeypatch.setattr(runner, "_MIN_RANGE_BYTES", 1)
+    monkeypatch.setattr(parallel, "_RANGE_BYTES", 1)
+    monkeypatch.setattr(parallel, "_MIN_RANGE_BYTES", 1)
 
 
 def test_ranges_of_one_line_give_the_same_output(tmp_path, one_line_ranges):
@@ -133,7 +133,7 @@ def test_only_plain_json_lines_files_are_read_in_ranges(tmp_path):
         path.write_bytes(b"{}\n")
     assert inputs.can_read_in_ranges(str(plain))
     assert not any(inputs.can_read_in_ranges(p) for p in ("-", str(packed), str(document), str(tmp_path)))
-    assert not runner._in_ranges([str(plain)], "claude-code") and runner._in_ranges([str(plain)], "openai")
+    assert not parallel._in_ranges([str(plain)], "claude-code") and parallel._in_ranges([str(plain)], "openai")
 
 
 @given(
@@ -185,13 +185,13 @@ def _line_start(data: bytes, start: int, line: int) -> int:
 
 
 def test_a_file_is_judged_in_ranges_that_shrink_near_its_end(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "_RANGE_BYTES", 400)
-    monkeypatch.setattr(runner, "_MIN_RANGE_BYTES", 1)
-    monkeypatch.setattr(runner, "_TAIL_RANGE_BYTES", 50)
+    monkeypatch.setattr(parallel, "_RANGE_BYTES", 400)
+    monkeypatch.setattr(parallel, "_MIN_RANGE_BYTES", 1)
+    monkeypatch.setattr(parallel, "_TAIL_RANGE_BYTES", 50)
     data = b"".join(b'{"n": %d}\n' % (i * 7919 % 100003) for i in range(300))
     path = tmp_path / "f.jsonl"
     path.write_bytes(data)
-    ranges = list(runner._ranges_of(str(path), 2))
+    ranges = list(parallel._ranges_of(str(path), 2))
     assert [start for start, _ in ranges] == [0] + [end for _, end in ranges[:-1]] and ranges[-1][1] == len(data)
     assert all(data[end - 1 : end] == b"\n" for _, end in ranges)  # whole lines
     sizes = [end - start for start, end in ranges]

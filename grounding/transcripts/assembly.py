@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import partial
 
 from grounding.model import Conversation, Problem, Record
-from grounding.transcripts.files import exact_value
 from grounding.transcripts.formats import (
     RecordError,
     agents_sdk,
@@ -32,6 +31,7 @@ from grounding.transcripts.formats import (
     read_record,
     resolve_format,
 )
+from grounding.transcripts.records import exact_value
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,22 +8,17 @@ line; the rest of the input is still read.
 
 from __future__ import annotations
 
-import gzip
 import io
-import json
 import os
-import re
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterator
-from decimal import Decimal
 from typing import BinaryIO
 
-import orjson
-
-from grounding import json_exact
 from grounding.errors import InputError
 from grounding.model import Problem, Record
+from grounding.transcripts.compressed import READ_BUFFER, decompressed, open_transcript
+from grounding.transcripts.records import described, loads_exactly, loads_unchecked
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -110,7 +105,7 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
     """Yield each record of one input (a path, or - for standard input)."""
     if path == "-":
         try:
-            stream = _decompressed(sys.stdin.buffer)
+            stream = decompressed(sys.stdin.buffer)
         except InputError as error:
             yield Problem("-", None, str(error))
             return
@@ -131,7 +126,7 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
                                       "were not checked")
         return
     try:
-        stream = _open(path)
+        stream = open_transcript(path)
     except OSError as error:
         yield Problem(path, None, f"cannot open: {error.strerror or error}")
         return
@@ -154,78 +149,14 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
             yield Problem(path, None, f"cannot read the rest of the file: {_reason(error)}")
 
 
-_GZIP_MAGIC = b"\x1f\x8b"
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
-def _open(path: str) -> BinaryIO:
-    if path.endswith(".gz"):
-        return gzip.open(path, "rb")
-    if path.endswith(".zst"):
-        return _zstd(open(path, "rb"), path)
-    return open(path, "rb", buffering=_READ_BUFFER)
 
 
-def _zstd(raw: BinaryIO, name: str) -> BinaryIO:
-    try:
-        import zstandard
-    except ImportError:  # pragma: no cover - a declared dependency
-        raise InputError(f"{name}: reading zstd needs the zstandard package (pip install zstandard)") from None
-    # a buffered reader gives readline (zstandard's own reader has none) and reads 1 MB at a time
-    return io.BufferedReader(_ZstdFrames(raw, zstandard.ZstdDecompressor()), _READ_BUFFER)
 
 
-class _ZstdFrames(io.RawIOBase):
-    """The decompressed bytes of a zstd stream of one or more frames. A stream that ends inside a frame is
-    an error (zstandard's stream reader ends quietly there, which would lose the rest without a word)."""
-
-    def __init__(self, raw: BinaryIO, decompressor: object) -> None:
-        self._raw, self._decompressor = raw, decompressor
-        self._frame = decompressor.decompressobj()
-        self._pending = b""
-        self._started = False  # a frame has begun and not ended
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        while not self._pending:
-            chunk = self._raw.read(1 << 17)
-            if not chunk:
-                if self._started:
-                    raise EOFError("the compressed data ends inside a frame (truncated?)")
-                return 0
-            self._feed(chunk)
-        size = min(len(buffer), len(self._pending))
-        buffer[:size] = self._pending[:size]
-        self._pending = self._pending[size:]
-        return size
-
-    def _feed(self, chunk: bytes) -> None:
-        while chunk:
-            self._started = True
-            self._pending += self._frame.decompress(chunk)
-            if not self._frame.eof:
-                return
-            chunk = self._frame.unused_data  # a next frame follows in the same chunk
-            self._frame = self._decompressor.decompressobj()
-            self._started = False
-
-    def close(self) -> None:
-        self._raw.close()
-        super().close()
 
 
-def _decompressed(stream: BinaryIO) -> BinaryIO:
-    """Standard input as text lines: gzip and zstd are told by their first bytes (a pipe has no name)."""
-    if not hasattr(stream, "peek"):  # a stream in memory (a test's, an embedding program's)
-        stream = io.BufferedReader(stream)
-    head = stream.peek(4)[:4]
-    if head.startswith(_GZIP_MAGIC):
-        return gzip.GzipFile(fileobj=stream, mode="rb")
-    if head.startswith(_ZSTD_MAGIC):
-        return _zstd(stream, "standard input")
-    return stream
 
 
 def _reason(error: Exception) -> str:
@@ -237,7 +168,6 @@ def _reason(error: Exception) -> str:
 MAX_RECORD_BYTES = 128 * 1024 * 1024
 # Lines of transcripts run to kilobytes and more: reading a file 1 MB at a time instead of 8 KB took
 # reading the 50 MB benchmark's lines from 58 ms to 16 ms here.
-_READ_BUFFER = 1 << 20
 
 
 def can_read_in_ranges(path: str) -> bool:
@@ -288,7 +218,7 @@ def read_range(
     their line numbers: the range's first line is line 1. Returns how many lines the range holds (None when
     it could not be read), so that whoever reads the ranges in order can number their lines."""
     try:
-        with open(path, "rb", buffering=max(io.DEFAULT_BUFFER_SIZE, min(_READ_BUFFER, end - start))) as stream:
+        with open(path, "rb", buffering=max(io.DEFAULT_BUFFER_SIZE, min(READ_BUFFER, end - start))) as stream:
             stream.seek(start)
             return (yield from _lines(stream, path, max_record_bytes, start, end))
     except OSError as error:  # the file was readable when it was cut into ranges
@@ -339,7 +269,7 @@ def _lines(
         if raw.isspace():
             continue
         try:  # parsed with its line end: JSON allows whitespace after a document, and no copy is made
-            value, exact = _loads_unchecked(raw)
+            value, exact = loads_unchecked(raw)
         except ValueError:
             yield Problem(source, number, _line_error(raw, start))
             continue
@@ -351,9 +281,9 @@ def _line_error(raw: bytes, start: int) -> str:
     """What is wrong with a line that did not parse, told on the line without its end (so a column is
     counted on the line, not past its end)."""
     try:
-        _loads(raw.rstrip(b"\r\n"))
+        loads_exactly(raw.rstrip(b"\r\n"))
     except ValueError as error:
-        return _describe(error, raw, start)
+        return described(error, raw, start)
     return "invalid JSON"  # not reached: the line end changes nothing else
 
 
@@ -376,12 +306,12 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
     if not data.strip():
         return
     try:
-        document = _loads(data)
+        document = loads_exactly(data)
     except ValueError as error:
         if _is_json_lines(data):  # a .json file that holds JSON Lines (a common misnaming): read it so
             yield from _lines(io.BytesIO(data), source)
             return
-        yield Problem(source, 1, _describe(error, data))
+        yield Problem(source, 1, described(error, data))
         return
     if isinstance(document, list) and document and all(_is_conversation(item) for item in document):
         for item in document:
@@ -402,7 +332,7 @@ def _is_json_lines(data: bytes) -> bool:
         return False
     try:
         for line in lines[:2]:
-            _loads(line)
+            loads_exactly(line)
     except ValueError:
         return False
     return True
@@ -412,78 +342,19 @@ def _is_conversation(item: object) -> bool:
     return (isinstance(item, dict) and "messages" in item) or isinstance(item, list)
 
 
-# orjson reads an integer past 64 bits as a float, silently: records with a long number literal are read
-# exactly (the same test as for a tool result's text, see json_exact.has_long_literal).
-_SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F]"
-_LONE_SURROGATE = (r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-                   r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
-def loads(raw: bytes) -> object:
-    """Parse one record exactly (see _loads); a worker process reads a deferred line with it."""
-    return _loads(raw)
 
 
-def exact_value(record: Record) -> object:
-    """A record's value with every number as written: parsed again exactly when orjson may have rounded one
-    (see _checked). Most records are read without it: their readers meet no float (see readers.read_record)."""
-    if not record.exact:
-        record.value = _checked(record.raw, record.value)
-        record.exact = True
-    return record.value
 
 
-def _loads(raw: bytes) -> object:
-    value, exact = _loads_unchecked(raw)
-    return value if exact else _checked(raw, value)
 
 
-def _loads_unchecked(raw: bytes) -> tuple[object, bool]:
-    """The record as orjson reads it, not yet checked for literals a float would not keep; and whether it is
-    exact already (orjson could not read it: the standard parser did)."""
-    try:
-        return orjson.loads(raw), False
-    except orjson.JSONDecodeError:
-        return _parsed_exactly(raw), True  # NaN, deep nesting: the standard parser decides
 
 
-def _checked(raw: bytes, value: object) -> object:
-    """orjson's value of raw, or raw parsed exactly when it may hold a literal a float would not keep.
-
-    Such a literal comes back from orjson as a float (long integers too), so a record holding no float is
-    exact; only one that does is searched for long literals (a pass over every byte).
-    """
-    if not _may_hold_a_float(value) or not json_exact.has_long_literal(raw):
-        return value
-    return _parsed_exactly(raw)
 
 
-def _parsed_exactly(raw: bytes) -> object:
-    text = raw.decode("utf-8")  # a UnicodeDecodeError is reported with its byte offset
-    if re.search(_SURROGATE_ESCAPE, text):  # (re keeps the compiled pattern: none is compiled at import)
-        text = re.sub(_LONE_SURROGATE, r"\\ufffd", text)  # a lone surrogate cannot be written back out as UTF-8
-    try:
-        return json.loads(text, parse_float=Decimal)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply to read") from None
 
 
-def _may_hold_a_float(value: object, budget: int = 256) -> bool:
-    """True when a parsed record holds a float, or too many scalars to look at cheaply (then say it may)."""
-    for count, leaf in enumerate(json_exact.leaves(value)):
-        if count >= budget or type(leaf) is float:
-            return True
-    return False
 
 
-def _describe(error: ValueError, raw: bytes, start: int = 0) -> str:
-    if isinstance(error, UnicodeDecodeError):
-        return f"invalid UTF-8 at byte {start + error.start} of the file (column {error.start + 1} of the line)"
-    message = str(error)
-    if isinstance(error, json.JSONDecodeError):
-        message = f"invalid JSON: {error.msg.removesuffix(' at')} at column {error.colno}"
-        if error.pos >= len(raw.rstrip()):
-            message += " (the record ends early: truncated?)"
-    elif not message.startswith(("invalid", "JSON")):
-        message = f"invalid JSON: {message}"
-    return message

@@ -1,0 +1,190 @@
+"""One `ground check` run from resolved options: the reporter and the report file, the baseline, the summary and the exit status."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+
+import typer
+
+from grounding.cli.config import Resolved
+from grounding.cli.environment import report_environment
+from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
+from grounding.cli.progress import Progress
+from grounding.cli.rules import without_ignored
+from grounding.core.settings import Settings
+from grounding.errors import GroundingError
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary
+from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
+from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
+from grounding.run.baseline import Baseline
+from grounding.run.baseline import write as write_baseline_file
+from grounding.run.report_file import AtomicFile
+from grounding.run.runner import judge_inputs
+from grounding.transcripts.files import expand, known_size
+
+
+def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
+    output_format = OutputFormat(options["output-format"])
+    if output_format.value in _UTF8_FORMATS and not options["output"] and not _is_utf8(sys.stdout):
+        sys.stdout.reconfigure(encoding="utf-8")
+    files = expand(inputs)
+    report_file = _report_file(options["output"])
+    progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
+    out = progress.guard(report_file.stream if report_file else sys.stdout)
+    shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
+                          failing=partial(failing_reason, settings=settings), codes=settings.rules,
+                          **report_environment())
+    reporter = make_reporter(output_format, out, progress.guard(sys.stderr), shown)
+    summary = Summary()
+    collected: list = []
+    try:
+        adjust = _adjustment(known, settings)
+        events = judge_inputs(files, settings, summary, options["input-format"], on_record=progress.advance,
+                              adjust=adjust, explain=bool(options["explain"]),
+                              max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True,
+                              flush_after=options["flush-after"])
+        for event in events:
+            if isinstance(event, Problem):
+                reporter.problem(event)
+            elif write:
+                collected.append(event)  # a baseline run writes the baseline, not the report
+            else:
+                reporter.answer(event)
+    except GroundingError as error:  # a run that cannot go on leaves no half report file, and the old one stands
+        progress.stop()
+        if report_file is not None:
+            report_file.discard()
+        else:
+            reporter.finish(summary)  # what a pipe has read stays a whole document (valid JSON, SARIF, …)
+        _fail(error)
+    except OSError as error:
+        if report_file is None or isinstance(error, BrokenPipeError):  # not the report's (reading errors are
+            raise  # the records' problems), or a reader that left: main ends quietly
+        progress.stop()
+        report_file.discard()
+        _fail(_unwritable(options["output"], error))
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (Terminated): the report of what was judged, closed
+        progress.stop()
+        reporter.finish(summary)
+        if report_file is not None:
+            _commit(report_file)  # a complete report of what was judged before the interruption
+        unfinished = f"; {counted(summary.unfinished, 'trace')} not complete, not judged" if summary.unfinished else ""
+        how = "terminated" if isinstance(stop, Terminated) else "interrupted"
+        print(summary_line(summary) + f" ({how}{unfinished})", file=sys.stderr)
+        return ExitCode.TERMINATED if isinstance(stop, Terminated) else ExitCode.INTERRUPTED
+    except BaseException:
+        if report_file is not None:
+            report_file.discard()
+        raise
+    progress.stop()
+    _close_report(reporter, summary, report_file)
+    if report_file is not None and not options["quiet"]:
+        print(f"{summary_line(summary)}; report written to {options['output']}")
+    return _finish(summary, settings, options, known, write, collected, files)
+
+
+def _close_report(reporter: Reporter, summary: Summary, report_file: AtomicFile | None) -> None:
+    """Write the report's end; a report file is then put in place whole, or not at all."""
+    if report_file is None:
+        reporter.finish(summary)
+        return
+    try:
+        reporter.finish(summary)
+    except OSError as error:
+        if isinstance(error, BrokenPipeError):
+            raise
+        report_file.discard()
+        _fail(_unwritable(report_file.path, error))
+    _commit(report_file)
+
+
+def _report_file(path: str | None) -> AtomicFile | None:
+    if path is None:
+        return None
+    try:
+        return AtomicFile(path)
+    except OSError as error:
+        _fail(_unwritable(path, error))
+
+
+def _commit(report_file: AtomicFile) -> None:
+    try:
+        report_file.commit()
+    except OSError as error:
+        report_file.discard()
+        _fail(_unwritable(report_file.path, error))
+
+
+def _unwritable(path: str, error: OSError) -> GroundingError:
+    return GroundingError(f"--output {path}: cannot write the report ({error.strerror or error}); "
+                          "an older report there is left as it was")
+
+
+def _adjustment(known: Baseline | None, settings: Settings) -> Callable[[JudgedAnswer], JudgedAnswer] | None:
+    """What rewrites an answer before it is counted: the baseline takes known values out, an ignored rule
+    its findings."""
+    if settings.rules == ALL_CODES:
+        return None if known is None else known.apply
+
+    def adjust(judged: JudgedAnswer) -> JudgedAnswer:
+        if known is not None:
+            judged = known.apply(judged)
+        verdict = without_ignored(judged.verdict, settings.rules)
+        return judged if verdict is judged.verdict else replace(judged, verdict=verdict)
+
+    return adjust
+
+
+def _finish(summary: Summary, settings: Settings, options: Resolved, known: Baseline | None, write: bool,
+            collected: list, files: list[str]) -> ExitCode:
+    human = options["output-format"] in ("full", "concise") and not options["output"] and not write
+    stream = sys.stdout if human else sys.stderr
+    if options["statistics"]:
+        print("\n".join(statistics_lines(summary)), file=stream)
+    if vacuous(summary, settings):
+        print("error: " + empty_run_message(summary), file=sys.stderr)
+        return ExitCode.ERROR
+    if write:
+        count = write_baseline_file(options["baseline"], collected)
+        if not options["quiet"]:
+            print(summary_line(summary), file=sys.stderr)
+        print(f"wrote {counted(count, 'baseline entry', 'baseline entries')} to {options['baseline']}", file=sys.stderr)
+        return ExitCode.OK
+    code = exit_code(summary, settings)
+    if known is not None:
+        stale = known.stale(files)
+        if known.suppressed:
+            print(f"{counted(known.suppressed, 'unsupported value')} in the baseline not reported", file=sys.stderr)
+        if stale:
+            print(f"{counted(len(stale), 'baseline entry', 'baseline entries')} stale (no longer found), e.g. "
+                  f"{stale[0][0]} turn {stale[0][1]} {stale[0][2]}", file=sys.stderr)
+            if options["stale-baseline-fails"] and code is ExitCode.OK and not settings.exit_zero:
+                code = ExitCode.FINDINGS
+    if options["strict"] and summary.errors:
+        code = ExitCode.ERROR
+    reasons = failures(summary, settings)
+    # the summary line already says what was flagged: this line is for a run failed by an option's rule too
+    if code is ExitCode.FINDINGS and any("(--" in reason for reason in reasons) and not options["quiet"]:
+        print("the run fails: " + ", ".join(reasons), file=stream)
+    return code
+
+
+def _fail(error: Exception) -> None:
+    print(f"error: {error}", file=sys.stderr)
+    raise typer.Exit(int(ExitCode.ERROR))
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: the run stops as at Ctrl-C (its report closed, whole), and exits 143."""
+
+
+def _is_utf8(stream: object) -> bool:
+    return (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
+
+
+# Formats whose documents declare (or, for JSON, must be) UTF-8: written so on standard output whatever its
+# encoding, as an escape there would make them invalid.
+_UTF8_FORMATS = frozenset({"json", "json-lines", "sarif", "junit", "gitlab"})

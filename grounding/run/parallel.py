@@ -1,0 +1,252 @@
+"""Judging with --jobs: records or line ranges of a file sent to worker processes, the answers collected back in input order."""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from grounding.core.settings import Settings
+from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
+
+# Conversations go to workers in batches (one message each way per batch, not per conversation), a few
+# batches handed out or waiting per worker: enough to keep it busy, few enough to bound memory. Each message
+# costs the reading process a pickling; 32 conversations a batch instead of 8 took that process's CPU on
+# the 50 MB benchmark from 1.2 s to 0.85 s. A batch also ends at 2 MB of records, so large ones stay few.
+from grounding.run.judging import judge_event
+from grounding.transcripts.assembly import Assembler, Event, groups_every_record
+from grounding.transcripts.files import can_read_in_ranges, count_lines, line_ranges, read_range
+from grounding.transcripts.records import loads
+
+if TYPE_CHECKING:
+    from grounding.run.workers import Workers
+
+_BATCH = 32
+_BATCH_BYTES = 2 << 20
+_BATCHES_PER_JOB = 3
+_worker_state: tuple[Settings, bool, Assembler] | None = None
+_READ_IN_WORKER = object()  # stands for a conversation a worker read from its record
+# A range is about this size: a few per worker and file, so that a small file is shared too, and at most a
+# few megabytes, so that memory stays bounded (each worker holds what its range's answers come to).
+_RANGE_BYTES = 2 << 20
+_MIN_RANGE_BYTES = 64 << 10
+_RANGES_PER_JOB = 4
+# Near a file's end ranges are this small, so that the workers run out of work at about the same time.
+_TAIL_RANGE_BYTES = 256 << 10
+# What a worker says of each record of its range, in order: (what, line, size, payload).
+_LINE_PROBLEM = 0  # the line could not be read as a record: payload is the Problem
+_UNREAD = 1  # a record no reader could read: payload is the Problem
+_JUDGED = 2  # a conversation: payload is its judged answers
+_GROUPED = 3  # a record of a conversation spread over records: payload is its bytes, grouped here
+
+
+
+def _start_worker(settings: Settings, explain: bool, input_format: str | None) -> None:
+    global _worker_state
+    _worker_state = (settings, explain, Assembler(input_format))
+
+
+def _judge_in_worker(event: Event | Record) -> tuple[Event | None, list[JudgedAnswer]]:
+    """Judge a conversation, or read a deferred record first; a record that cannot be read comes back as its Problem."""
+    assert _worker_state is not None
+    settings, explain, assembler = _worker_state
+    if isinstance(event, Record):
+        event = assembler.read_alone(replace(event, value=loads(event.raw)))
+        if isinstance(event, Problem):
+            return event, []
+    return None, judge_event(event, settings, explain)
+
+
+def _judge_batch(events: list[Event | Record]) -> list[tuple[Event | None, list[JudgedAnswer]]]:
+    return [_judge_in_worker(event) for event in events]
+
+
+def _in_workers(
+    events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None
+) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    from grounding.run.workers import Workers  # multiprocessing: ~4 ms of start-up a run of one process never needs
+
+    with Workers(workers, _start_worker, (settings, explain, input_format)) as processes:
+        pending: deque[tuple[list[Event | Record], object]] = deque()
+        for batch in _batches(events, _BATCH, _BATCH_BYTES):
+            judged = [event for event in batch if _judged_elsewhere(event)]
+            pending.append((batch, processes.apply_async(_judge_batch, (judged,)) if judged else None))
+            if len(pending) >= workers * _BATCHES_PER_JOB:
+                yield from _collected(*pending.popleft())
+        while pending:
+            yield from _collected(*pending.popleft())
+
+
+def _batches(events: Iterator[Event | Record], size: int, max_bytes: int) -> Iterator[list[Event | Record]]:
+    """Events in order, a batch ending at size events or max_bytes of records, whichever comes first."""
+    batch: list[Event | Record] = []
+    held = 0
+    for event in events:
+        batch.append(event)
+        held += event.size if isinstance(event, Record) else 0
+        if len(batch) >= size or held >= max_bytes:
+            yield batch
+            batch, held = [], 0
+    if batch:
+        yield batch
+
+
+def _judged_elsewhere(event: Event | Record) -> bool:
+    return isinstance(event, (Conversation, Record))
+
+
+def _collected(batch: list[Event | Record], future: object) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    """The batch's events in order, each judged one with what its worker found."""
+    results = iter(future.get() if future is not None else ())
+    for event in batch:
+        if not _judged_elsewhere(event):
+            yield event, []
+            continue
+        problem, answers = next(results)
+        if problem is not None:
+            yield problem, []
+        else:
+            yield (event if isinstance(event, Conversation) else _READ_IN_WORKER), answers
+
+
+def _in_ranges(files: list[str], input_format: str | None) -> bool:
+    return (
+        bool(files)
+        and not groups_every_record(input_format)
+        and all(can_read_in_ranges(path) for path in files)
+    )
+
+
+def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[list[tuple], int | None]:
+    """Read and judge a range of a file, saying what became of each record (see _LINE_PROBLEM ...), its lines
+    numbered from the range's first; and how many lines the range holds (None: it could not be read)."""
+    assert _worker_state is not None
+    settings, explain, assembler = _worker_state
+    said: list[tuple] = []
+    records = read_range(path, start, end, limit)
+    while True:
+        try:
+            record = next(records)
+        except StopIteration as finished:
+            return said, finished.value
+        if isinstance(record, Problem):
+            said.append((_LINE_PROBLEM, record.line, 0, record))
+        elif assembler.groups(record):
+            said.append((_GROUPED, record.line, record.size, record.raw))
+        else:
+            event = assembler.read_alone(record)
+            if isinstance(event, Problem):
+                said.append((_UNREAD, record.line, record.size, event))
+            else:
+                said.append((_JUDGED, record.line, record.size, judge_event(event, settings, explain)))
+
+
+def _ranges_in_workers(
+    files: list[str],
+    summary: Summary,
+    settings: Settings,
+    explain: bool,
+    workers: int,
+    input_format: str | None,
+    on_record: Callable[[Record | Problem], None] | None,
+    limit: int | None,
+) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
+    from grounding.run.workers import Workers  # see _in_workers
+
+    assembler = Assembler(input_format)
+    with Workers(workers, _start_worker, (settings, explain, input_format)) as processes:
+        pending: deque[tuple[str, int, int, object]] = deque()  # (file, range, its result; None: the file ends)
+        before = _LinesBefore()
+        for path in files:
+            summary.files += 1
+            for start, end in _ranges_of(path, workers):
+                pending.append((path, start, end, processes.apply_async(_judge_range, (path, start, end, limit))))
+                if len(pending) >= workers * _BATCHES_PER_JOB:
+                    yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before)
+            pending.append((path, 0, 0, None))
+        while pending:
+            yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before)
+        yield from _judged_by(processes, list(assembler.finish()))
+
+
+def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of the ranges a file is judged in: a few per worker, at most _RANGE_BYTES, and within the
+    last range per worker, as small as _TAIL_RANGE_BYTES."""
+    total = os.path.getsize(path)
+    size = min(_RANGE_BYTES, max(_MIN_RANGE_BYTES, total // (workers * _RANGES_PER_JOB)))
+    tail = total - size * workers  # past here, the pieces are not put together
+    start = None
+    for begin, end in line_ranges(path, min(size, _TAIL_RANGE_BYTES)):
+        if start is None:
+            start = begin
+        if end - start >= size or end > tail:
+            yield start, end
+            start = None
+    if start is not None:
+        yield start, end
+
+
+class _LinesBefore:
+    """How many lines of each file come before the range being collected: a worker numbers a range's lines
+    from 1 (it knows not how many lines come before it without reading them), and ranges are collected in
+    order."""
+
+    def __init__(self) -> None:
+        self.counted: dict[str, int] = {}
+
+    def number(self, path: str, lines: int | None, start: int, end: int) -> int:
+        """The lines before this range; the range's lines are counted in (read here if it could not be)."""
+        before = self.counted.get(path, 0)
+        self.counted[path] = before + (lines if lines is not None else count_lines(path, start, end))
+        return before
+
+
+def _range_collected(
+    path: str,
+    start: int,
+    end: int,
+    future: object,
+    assembler: Assembler,
+    processes: Workers,
+    summary: Summary,
+    on_record: Callable[[Record | Problem], None] | None,
+    lines_before: _LinesBefore,
+) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
+    """What became of each record of a range, in order, numbered in the file; at a file's end, its Claude Code
+    sessions."""
+    if future is None:
+        yield from _judged_by(processes, list(assembler.end_of_source(path)))
+        return
+    said, lines = future.get()
+    before = lines_before.number(path, lines, start, end)
+    for what, line, size, payload in said:
+        summary.records += 1
+        if line is not None:
+            line += before
+        if what == _JUDGED:
+            for answer in payload:
+                answer.line += before
+        elif what != _GROUPED and payload.line is not None:
+            payload = replace(payload, line=payload.line + before)
+        if on_record is not None:
+            on_record(payload if what == _LINE_PROBLEM else Record(path, line, None, size))
+        if what == _JUDGED:
+            yield _READ_IN_WORKER, payload
+        elif what == _GROUPED:
+            yield from _judged_by(processes, assembler.feed(Record(path, line, loads(payload), size, payload)))
+        else:
+            yield payload, []
+
+
+def _judged_by(processes: Workers, events: list[Event]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    """Events assembled here, in order, their conversations judged by the workers."""
+    conversations = [event for event in events if isinstance(event, Conversation)]
+    if not conversations:  # most records of a spread conversation assemble nothing yet
+        yield from ((event, []) for event in events)
+        return
+    batches = [conversations[at : at + _BATCH] for at in range(0, len(conversations), _BATCH)]
+    judged = iter([answers for batch in processes.map(_judge_batch, batches) for _, answers in batch])
+    for event in events:
+        yield event, (next(judged) if isinstance(event, Conversation) else [])
