@@ -1,4 +1,5 @@
-"""Problems that stop a whole run. Each ``str()`` is a sentence for the user: where, then what."""
+"""Problems that stop a whole run, under one GroundingError, and RecordError for one record that cannot be
+read (the run goes on). Each ``str()`` is a sentence for the user: where, then what."""
 
 
 class GroundingError(Exception):
@@ -15,3 +16,7 @@ class PatternTimeout(GroundingError):
 
 class InputError(GroundingError):
     """An input that cannot be opened or read at all."""
+
+
+class RecordError(ValueError):
+    """A record that cannot be read as a conversation; its message says why (the rest are still read)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from grounding.errors import RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats import (
     anthropic,
@@ -20,7 +21,7 @@ from grounding.transcripts.formats import (
     openai_responses,
     pydantic_ai,
 )
-from grounding.transcripts.formats.common import RESPONSE_ALONE, MayBeInexact, RecordError
+from grounding.transcripts.formats.common import RESPONSE_ALONE, MayBeInexact
 
 Reader = Callable[[object, str, int], Conversation]
 

@@ -6,9 +6,9 @@ the user's own ``text`` blocks beside them are exempt.
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import ANSWER, Conversation, Item
 from grounding.transcripts.formats.common import (
-    RecordError,
     arguments_text,
     calls_item,
     expect_dict,

@@ -5,10 +5,10 @@ Like Anthropic, tool results live inside ``role: user`` turns.
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import Conversation, Item, Kind
 from grounding.transcripts.formats.common import (
     CallLedger,
-    RecordError,
     arguments_text,
     calls_item,
     conversation_id_in,

@@ -1,4 +1,4 @@
-"""What every reader shares: the record error and small checks on message shapes."""
+"""What every reader shares: small checks on message shapes (the record error is grounding.errors')."""
 
 from __future__ import annotations
 
@@ -8,13 +8,9 @@ from typing import NamedTuple
 
 import orjson
 
+from grounding.errors import RecordError
 from grounding.frames import is_framework_frame, is_framework_result
 from grounding.model import ANSWER, EVIDENCE, EXEMPT, NEITHER, Item
-
-
-class RecordError(ValueError):
-    """A record that cannot be read as a conversation; its message says why."""
-
 
 RESPONSE_ALONE = ("an API response: it holds only the model's reply, not the conversation it read; "
                   "check the request that carries the messages (with the reply appended) instead")

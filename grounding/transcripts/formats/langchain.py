@@ -6,10 +6,10 @@ A ToolMessage's ``artifact`` was never sent to the model: not evidence.
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import Conversation, Item, Kind
 from grounding.transcripts.formats.common import (
     CallLedger,
-    RecordError,
     arguments_text,
     calls_item,
     expect_dict,

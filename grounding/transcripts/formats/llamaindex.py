@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats import openai
-from grounding.transcripts.formats.common import RecordError, text_of_parts
+from grounding.transcripts.formats.common import text_of_parts
 
 
 def recognises(record: object) -> bool:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
+from grounding.errors import RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats.calls import ModelCall, conversation_from_calls
-from grounding.transcripts.formats.common import RecordError
 from grounding.transcripts.formats.messages import as_chat_messages, output_message
 
 _CHAT_TYPES = frozenset({"CHAT_MODEL", "LLM"})

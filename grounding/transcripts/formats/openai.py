@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import ANSWER, NEITHER, Conversation, Item
 from grounding.transcripts.formats.common import (
     MayBeInexact,
-    RecordError,
     arguments_text,
     expect_dict,
     messages_list,

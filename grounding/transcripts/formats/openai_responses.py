@@ -7,11 +7,11 @@ text is not a final answer either.
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import Conversation, Item, Kind
 from grounding.transcripts.formats.common import (
     RESPONSE_ALONE,
     CallLedger,
-    RecordError,
     calls_item,
     conversation_id_in,
     expect_dict,

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import re
 
+from grounding.errors import RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats.calls import ModelCall, conversation_from_calls
-from grounding.transcripts.formats.common import RecordError
 
 _OPENINFERENCE_INDEX = re.compile(r"^llm\.(input|output)_messages\.(\d+)\.message\.(.+)$")
 

@@ -7,10 +7,10 @@ to the model.
 
 from __future__ import annotations
 
+from grounding.errors import RecordError
 from grounding.model import Conversation, Item, Kind
 from grounding.transcripts.formats.common import (
     CallLedger,
-    RecordError,
     arguments_text,
     calls_item,
     expect_dict,
