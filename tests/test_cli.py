@@ -11,6 +11,12 @@ from grounding.reporters import OutputFormat
 
 runner = CliRunner()
 FIXTURES = sorted(path.name for path in (REPO / "fixtures").glob("*.jsonl"))
+# Every fixture alone, and those whose statuses need an option with it: contract-unmet by a schema and by the
+# tool-call ledger (unjudgeable needs none: fixtures/server_state.jsonl). The golden is NAME[+LABEL].FORMAT.
+GOLDEN_RUNS = [(name, "", ()) for name in FIXTURES] + [
+    ("contracts.jsonl", "+schema", ("--schema", "fixtures/refund.schema.json")),
+    ("tool_ledger.jsonl", "+ledger", ("--require-tool", "refund_order", "--code-needs-execution", "python")),
+]
 
 
 @pytest.fixture(autouse=True)
@@ -27,15 +33,24 @@ def invoke(*args, stdin=None):
     return runner.invoke(app, list(args), input=stdin, prog_name="ground")
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name, label, options", GOLDEN_RUNS)
 @pytest.mark.parametrize("output_format", [f.value for f in OutputFormat])
-def test_golden(name, output_format, update_golden):
-    result = invoke("check", f"fixtures/{name}", "--output-format", output_format)
-    golden = REPO / "tests" / "golden" / f"{name}.{output_format}"
+def test_golden(name, label, options, output_format, update_golden):
+    result = invoke("check", f"fixtures/{name}", *options, "--output-format", output_format)
+    golden = REPO / "tests" / "golden" / f"{name}{label}.{output_format}"
     got = f"exit {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
     if update_golden:
         golden.write_text(got)
     assert got == golden.read_text()
+
+
+def test_the_goldens_hold_every_status():
+    statuses = set()
+    for name, label, _options in GOLDEN_RUNS:
+        document = json.loads((REPO / "tests" / "golden" / f"{name}{label}.json").read_text().split("--- stdout\n", 1)[1]
+                              .split("--- stderr\n", 1)[0])
+        statuses |= {answer["status"] for answer in document["answers"]}
+    assert statuses == {"grounded", "derived", "flagged", "unjudgeable", "contract-unmet", "truncated", "refused"}
 
 
 def test_json_is_one_document_with_the_contract_fields():
