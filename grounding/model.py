@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -147,14 +148,21 @@ class Verdict:
         return sum(1 for finding in self.grounded_via if finding.via in COMPUTED_VIA)
 
 
+def status_of(unsupported: Sequence[Finding], grounded_via: Sequence[Finding]) -> Status:
+    """The status of an answer judged for evidence: flagged with an unsupported value, else derived when a value
+    was computed, else grounded (the judge's, and a baseline's once it takes findings out)."""
+    if unsupported:
+        return FLAGGED
+    return DERIVED if any(finding.via in COMPUTED_VIA for finding in grounded_via) else GROUNDED
+
+
 def with_findings(verdict: Verdict, unsupported: tuple[Finding, ...], examples: tuple[Finding, ...]) -> Verdict:
     """The verdict with fewer unsupported values or examples (a baseline's, an ignored rule's): an answer left
     with no unsupported value is grounded, or derived when a value was computed, and loses a flagged
     answer's reason."""
     status, reason = verdict.status, verdict.reason
     if status is Status.FLAGGED and not unsupported:
-        status = DERIVED if any(finding.via in COMPUTED_VIA for finding in verdict.grounded_via) else GROUNDED
-        reason = None
+        status, reason = status_of(unsupported, verdict.grounded_via), None
     return replace(verdict, status=status, unsupported=unsupported, examples=examples, reason=reason)
 
 

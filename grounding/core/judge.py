@@ -6,6 +6,7 @@ the ``via`` the report shows. A value grounded plainly has no ``via``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -19,7 +20,7 @@ from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
 from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, range_ends
-from grounding.model import COMPUTED_VIA, DERIVED, FLAGGED, GROUNDED, Finding, Verdict
+from grounding.model import COMPUTED_VIA, Finding, Verdict, status_of
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
@@ -29,18 +30,16 @@ _YEARS = range(1900, 2101)
 def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
     """Judge one final answer against the evidence read before it."""
     answer = read_answer(text, settings)
-    work, written_as_examples = None, None  # made for the first value not said verbatim (most answers have none)
+    judging = None  # made for the first value not said verbatim (most answers have none)
     unsupported, grounded_via, example_values = [], [], []
     # route 1 at its cheapest (most values are copied): grounded plainly
     pending = [candidate for candidate in answer.candidates if not index.says_verbatim(candidate.value)]
     if len(pending) >= _LOOKED_FOR_TOGETHER:  # many values said nowhere: each piece searched once for them all
         index.look_for([form for candidate in pending for form in lookup_forms(candidate.value)])
     for candidate in pending:
-        if written_as_examples is None:
-            operands = _ReadOperands(index)
-            work = arithmetic.Computations(answer, operands, settings.min_digits) if settings.derived else None
-            written_as_examples = examples.Examples(answer)
-        finding = _route(candidate, answer, index, settings, work, written_as_examples)
+        if judging is None:
+            judging = _Judging.of(answer, index, settings)
+        finding = _route(candidate, judging)
         if finding is None:
             continue  # grounded plainly
         if finding.via == "example":
@@ -49,45 +48,103 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
             unsupported.append(finding)
         else:
             grounded_via.append(finding)
-    if unsupported:
-        status = FLAGGED
-    elif any(finding.via in COMPUTED_VIA for finding in grounded_via):
-        status = DERIVED
-    else:
-        status = GROUNDED
-    return Verdict(status, len(answer.candidates), tuple(unsupported), tuple(grounded_via), tuple(example_values))
+    return Verdict(status_of(unsupported, grounded_via), len(answer.candidates), tuple(unsupported),
+                   tuple(grounded_via), tuple(example_values))
 
 
-def _route(
-    candidate: Candidate,
-    answer: Answer,
-    index: EvidenceIndex,
-    settings: Settings,
-    work: arithmetic.Computations | None,
-    written_as_examples: examples.Examples,
-) -> Finding | None:
-    """None when grounded plainly; a Finding with via, or without one when unsupported (the value is not
-    said verbatim: judge_answer asked)."""
-    if index.is_read_plainly(candidate.value):
+@dataclass(frozen=True, slots=True)
+class _Judging:
+    """What every route may ask while one answer is judged: the answer, the evidence, the settings, and the
+    answer's computations and examples (read once, the first time a value is not said verbatim)."""
+
+    answer: Answer
+    index: EvidenceIndex
+    settings: Settings
+    work: arithmetic.Computations | None
+    examples: examples.Examples
+
+    @classmethod
+    def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings) -> _Judging:
+        work = arithmetic.Computations(answer, _ReadOperands(index), settings.min_digits) if settings.derived else None
+        return cls(answer, index, settings, work, examples.Examples(answer))
+
+
+def _route(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """None when grounded plainly; else the Finding of the first route that holds, or an unsupported one (the
+    value is not said verbatim: judge_answer asked)."""
+    if judging.index.is_read_plainly(candidate.value):
         return None
-    via = reading_of(candidate.value, index) or _by_number(candidate, index) or _by_range(candidate, index)
-    if via is None:
-        via, matched = _by_prose_date(candidate.value, index)
-        if via is None:
-            via, matched = _by_mask(candidate, answer, index)
-        if via is None:
-            via, matched = _by_composite(candidate, index, settings)
-        if via is not None:
-            return _found(candidate, via, matched=matched)
-        formula = _by_computation(candidate, answer, index, work) or _by_date_offset(candidate, answer, index, work)
-        if formula is not None:
-            return _found(candidate, *formula)
-        if written_as_examples.written_as_example(candidate) and not _neighbour_read(candidate.value, index):
-            return _found(candidate, "example")
-        bounded = work is not None and candidate.kind is NUMBER and magnitude_of(candidate.value) in work.bounded
-        return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at,
-                       note=BOUND_NOTE if bounded else None)
-    return _found(candidate, via)
+    for route in ROUTES:
+        found = route(candidate, judging)
+        if found is not None:
+            return found
+    work = judging.work
+    bounded = work is not None and candidate.kind is NUMBER and magnitude_of(candidate.value) in work.bounded
+    return Finding(candidate.value, candidate.shape, candidate.text, at=candidate.at,
+                   note=BOUND_NOTE if bounded else None)
+
+
+# the routes, each named after the via it grounds by (SPEC §7.1's order is ROUTES') ---------------------
+
+
+def _reading(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Route 2 (§9.1, §9.2, §9.4): unit, date-part, component."""
+    via = reading_of(candidate.value, judging.index)
+    return _found(candidate, via) if via is not None else None
+
+
+def _sign_or_rounded(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Routes 3 and 4 (§9.3): sign, rounded."""
+    via = _by_number(candidate, judging.index)
+    return _found(candidate, via) if via is not None else None
+
+
+def _range(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Route 5 (§9.8, §9.15): range."""
+    via = _by_range(candidate, judging.index)
+    return _found(candidate, via) if via is not None else None
+
+
+def _prose_date(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Route 6 (§9.10): prose-date."""
+    via, matched = _by_prose_date(candidate.value, judging.index)
+    return _found(candidate, via, matched=matched) if via is not None else None
+
+
+def _masked(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Route 7 (§9.11): masked."""
+    via, matched = _by_mask(candidate, judging.answer, judging.index)
+    return _found(candidate, via, matched=matched) if via is not None else None
+
+
+def _composite(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Route 8 (§9.13): composite."""
+    via, matched = _by_composite(candidate, judging.index, judging.settings)
+    return _found(candidate, via, matched=matched) if via is not None else None
+
+
+def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Routes 9 and 10 (§9.7, §9.9): stated, listed-total, derived."""
+    formula = _by_computation(candidate, judging.answer, judging.index, judging.work)
+    return _found(candidate, *formula) if formula is not None else None
+
+
+def _date_offset(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.19: date-offset."""
+    formula = _by_date_offset(candidate, judging.answer, judging.index, judging.work)
+    return _found(candidate, *formula) if formula is not None else None
+
+
+def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """Route 11 (§9.12): an example, unless one of its neighbours was read (then it looks like a typo)."""
+    if judging.examples.written_as_example(candidate) and not _neighbour_read(candidate.value, judging.index):
+        return _found(candidate, "example")
+    return None
+
+
+ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
+    _reading, _sign_or_rounded, _range, _prose_date, _masked, _composite, _computed, _date_offset, _example,
+)
 
 
 def _found(candidate: Candidate, via: str, formula: str | None = None, matched: str | None = None) -> Finding:
