@@ -20,10 +20,43 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+# A sample of the real corpora inside the repository (tests/data/real/README.md): what a fresh clone reads
+SAMPLE = REPO / "tests" / "data" / "real"
+# Tests that read the project's shared data (the full real corpora, the format corpus, the public
+# conformance cases) are marked so; without ../shared they are not run, and the run says so once.
+needs_shared = pytest.mark.needs_shared
+
+
+def real_corpora() -> list[Path]:
+    """The real transcripts to read: the full corpora beside the repository, else the in-repository sample."""
+    full = [SHARED / "corpus" / "real" / name for name in ("dev.jsonl", "dev2.jsonl")]
+    return full if all(path.exists() for path in full) else [SAMPLE / "sample.jsonl"]
 
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", help="rewrite the golden files under tests/golden")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_shared: reads ../shared (the full corpora, formats, conformance)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if SHARED.exists():
+        return
+    left_out = [item for item in items if item.get_closest_marker("needs_shared")]
+    if left_out:
+        items[:] = [item for item in items if not item.get_closest_marker("needs_shared")]
+        config.hook.pytest_deselected(items=left_out)
+        config._ground_left_out = len(left_out)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    left_out = getattr(config, "_ground_left_out", 0)
+    if left_out:
+        terminalreporter.write_line(f"{left_out} tests read ../shared (the full real corpora, the format corpus, "
+                                    f"the public conformance cases), which is not beside the repository: not run. "
+                                    f"The real-data tests ran on tests/data/real.")
 
 
 @pytest.fixture

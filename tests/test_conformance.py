@@ -13,8 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from conftest import REPO, SHARED
+from conftest import REPO, SHARED, needs_shared
 
 RUNNER = SHARED / "conformance" / "run_conformance.py"
 OWN_CASES = REPO / "tests" / "conformance" / "rules_14_20.jsonl"
@@ -29,7 +28,7 @@ VIA_CHANGED_ON_PURPOSE = {
 }
 
 
-@pytest.mark.skipif(not RUNNER.exists(), reason="shared/conformance is not beside the repo")
+@needs_shared
 def test_every_public_case_agrees_but_those_the_new_rules_change():
     env = dict(os.environ, GROUND_CMD=f"{sys.executable} -m grounding")
     proc = subprocess.run([sys.executable, str(RUNNER), "--semantics", "v3", "-v"], capture_output=True, text=True,
@@ -66,7 +65,7 @@ def test_the_cases_for_rules_14_to_20_agree(tmp_path):
     assert proc.returncode == (1 if any(c["expect_unsupported_v3"] for c in cases) else 0)
 
 
-@pytest.mark.skipif(not RUNNER.exists(), reason="shared/conformance is not beside the repo")
+@needs_shared
 def test_the_shared_runner_reads_the_cases_for_rules_14_to_20():
     # the runner predates §9.19, so it takes a date-offset answer for grounded: those two alone differ
     env = dict(os.environ, GROUND_CMD=f"{sys.executable} -m grounding")

@@ -7,14 +7,14 @@ commit.
 """
 
 import pytest
-from conftest import SHARED
+from conftest import SHARED, needs_shared
 
 from grounding.core.evidence.derive import CHANCE_BOUND
 from grounding.core.settings import build_settings
 from tools.quality import measure_chance, measure_dev, measure_injected
 
 CORPUS = SHARED / "corpus" / "real"
-pytestmark = pytest.mark.skipif(not (CORPUS / "dev.jsonl").exists(), reason="shared/corpus/real is not beside the repo")
+pytestmark = needs_shared
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ in 10 formats; ``expected.json`` lists each one's final answers.
 import json
 
 import pytest
-from conftest import SHARED
+from conftest import SHARED, needs_shared
 
 from grounding.core.settings import Settings
 from grounding.model import JudgedAnswer, Problem, Summary
@@ -16,7 +16,7 @@ from grounding.run.runner import judge_inputs
 PARITY = SHARED / "corpus" / "formats" / "parity"
 FORMATS = ["openai-responses", "anthropic", "claude-code", "gemini", "bedrock-converse", "langchain",
            "pydantic-ai", "otel-genai-attributes", "openinference"]
-pytestmark = pytest.mark.skipif(not PARITY.exists(), reason="shared/corpus/formats is not beside the repo")
+pytestmark = needs_shared
 
 
 def _paths(name: str) -> list[str]:

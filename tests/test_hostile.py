@@ -12,7 +12,7 @@ import time
 from xml.etree import ElementTree
 
 import pytest
-from conftest import REPO, judge, openai_record, unsupported
+from conftest import REPO, judge, openai_record, real_corpora, unsupported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -195,9 +195,7 @@ def _children(pid: int) -> int:
 
 
 def test_a_closed_downstream_pipe_ends_quietly():
-    corpus = REPO.parent / "shared" / "corpus" / "real" / "dev.jsonl"
-    if not corpus.exists():
-        pytest.skip("shared corpus not beside the repo")
+    corpus = real_corpora()[0]
     proc = subprocess.run(f"{sys.executable} -m grounding check {corpus} --format json-lines | head -n 1",
                           shell=True, capture_output=True, text=True)
     assert proc.stdout.count("\n") == 1 and "Traceback" not in proc.stderr and "Broken pipe" not in proc.stderr

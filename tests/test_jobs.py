@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED
+from conftest import REPO, SHARED, needs_shared
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -66,7 +66,7 @@ def test_a_mixed_file_gives_the_same_answers_and_problems_in_the_same_order(tmp_
     assert one[1]["errors"] == 4 and one[1]["answers"] >= 5
 
 
-@pytest.mark.skipif(not FORMATS.exists(), reason="shared/corpus/formats is not beside the repo")
+@needs_shared
 def test_a_key_spelled_with_an_escape_groups_under_jobs(tmp_path):
     escaped, plain = str(_mixed_file(tmp_path)), str(_mixed_file(tmp_path, escape=False))
     assert _run([escaped], 2)[1]["conversations"] == _run([plain], 1)[1]["conversations"]
@@ -78,7 +78,7 @@ def test_a_format_named_on_the_command_line_gives_the_same_output(tmp_path, inpu
     assert _run([path], 1, input_format) == _run([path], 2, input_format)
 
 
-@pytest.mark.skipif(not FORMATS.exists(), reason="shared/corpus/formats is not beside the repo")
+@needs_shared
 def test_every_format_sample_gives_the_same_output():
     paths = sorted(str(p) for p in FORMATS.rglob("*.json*") if p.suffix in (".json", ".jsonl"))
     assert paths

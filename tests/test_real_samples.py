@@ -2,14 +2,14 @@
 are pinned. Each was read by hand when it was pinned: see the comments."""
 
 import pytest
-from conftest import SHARED
+from conftest import SHARED, needs_shared
 
 from grounding.core.settings import Settings
 from grounding.model import Problem, Summary
 from grounding.run.runner import judge_inputs
 
 REAL = SHARED / "corpus" / "formats" / "real"
-pytestmark = pytest.mark.skipif(not REAL.exists(), reason="shared/corpus/formats is not beside the repo")
+pytestmark = needs_shared
 
 # file → (answers, flagged, unsupported values, errors, skipped)
 EXPECTED = {

@@ -1,7 +1,7 @@
 """SPEC §3: tokens, normalisation and lookup forms — the same functions on both sides."""
 
 import pytest
-from conftest import SHARED
+from conftest import real_corpora
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -145,16 +145,14 @@ def test_typographic_separators_keep_a_text_on_the_fast_path_with_the_patterns_t
     assert tokens_module.tokens_with_digits(text) == expected
 
 
-@pytest.mark.skipif(not (SHARED / "corpus" / "real" / "dev.jsonl").exists(),
-                    reason="shared/corpus is not beside the repo")
 def test_every_text_of_the_real_corpora_has_the_same_tokens_on_the_fast_path():
     import orjson
 
     from grounding.transcripts.formats import read_record
 
-    for name in ("dev.jsonl", "dev2.jsonl"):
-        for number, line in enumerate((SHARED / "corpus" / "real" / name).open("rb"), start=1):
-            for item in read_record(orjson.loads(line), name, number).items:
+    for path in real_corpora():
+        for number, line in enumerate(path.open("rb"), start=1):
+            for item in read_record(orjson.loads(line), path.name, number).items:
                 text = item.text
                 assert tokens_module.runs(text) == set(tokens_module._TOKEN_RUN.findall(text))
                 expected = [(t.text, t.start, t.end) for t in tokens_module.tokens(text)
