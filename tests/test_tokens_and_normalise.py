@@ -158,3 +158,11 @@ def test_every_text_of_the_real_corpora_has_the_same_tokens_on_the_fast_path():
                 expected = [(t.text, t.start, t.end) for t in tokens_module.tokens(text)
                             if any(c.isdigit() for c in t.text)]
                 assert tokens_module.tokens_with_digits(text) == expected
+
+
+@given(st.text(alphabet="0123456789,,ab٣", max_size=30))
+def test_digit_comma_runs_are_found_from_run_starts_only_as_the_plain_pattern_finds_them(word):
+    import regex
+
+    plain = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")  # tries every digit as a start: quadratic on a long run
+    assert [m.span() for m in tokens_module._DIGIT_COMMA_RUN.finditer(word)] == [m.span() for m in plain.finditer(word)]

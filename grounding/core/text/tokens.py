@@ -50,7 +50,9 @@ _HAS_DIGIT = re.compile(r"\d")
 _ONE_GROUPED_NUMBER = re.compile(r"[^,]*(?<![0-9])[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])[^,]*")
 # A comma splits unless it stands between two digits.
 _LONE_COMMA = LazyPattern(regex.compile, r"(?<!\p{Nd}),|,(?!\p{Nd})")
-_DIGIT_COMMA_RUN = LazyPattern(regex.compile, r"\p{Nd}+(?:,\p{Nd}+)+")
+# only from the start of a run of digits, without backtracking into it: a match can begin nowhere else, and
+# trying every digit of a 100,000-digit run took 35 s
+_DIGIT_COMMA_RUN = LazyPattern(regex.compile, r"(?<!\p{Nd})\p{Nd}++(?:,\p{Nd}++)+")
 _VALID_GROUPING = LazyPattern(regex.compile, r"\p{Nd}{1,3}(?:,\p{Nd}{3})+|\p{Nd}{1,2}(?:,\p{Nd}{2})*,\p{Nd}{3}")
 
 
