@@ -39,6 +39,7 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "needs_shared: reads ../shared (the full corpora, formats, conformance)")
+    config.addinivalue_line("markers", "slow: an equivalence suite (tests/equivalence): `pytest -m slow` runs it")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 
+import pytest
 from conftest import openai_record, unsupported, via
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,9 @@ from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text.normalise import spell
 from grounding.transcripts.formats import read_record
+
+# fast = reference, over many generated cases: run by CI (.ci/run) and by `pytest -m slow`, not by default
+pytestmark = pytest.mark.slow
 
 
 def _verdicts(record: dict, settings: Settings) -> list:

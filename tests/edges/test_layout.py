@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "grounding"
+PACKAGE = Path(__file__).resolve().parents[2] / "grounding"
 # the modules every folder may import: the values that cross folders, the errors, exact JSON, framework text
 SHARED = ("model", "errors", "json_exact", "frames")
 

@@ -10,6 +10,7 @@ import json
 import re
 from decimal import Decimal
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -20,6 +21,9 @@ from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.reading import examine_result, read_examined, read_numbers, read_string_numbers
 from grounding.core.evidence.totals import Totals
 from grounding.core.text.normalise import spell
+
+# fast = reference, over many generated cases: run by CI (.ci/run) and by `pytest -m slow`, not by default
+pytestmark = pytest.mark.slow
 
 _members = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6),
