@@ -453,7 +453,7 @@ def test_a_negative_number_written_with_zero_padding_is_found_by_its_plain_readi
 
 @given(st.text('ab" :', min_size=1_200, max_size=3_000).map(lambda text: text * 60), st.data())  # 70-176 chunks, asked in any order
 def test_counting_quotes_by_chunk_tells_inside_from_outside_like_counting_them_all(text, data):
-    quotes = verbatim.quote_counts(text)
+    quotes = verbatim.quote_counts()
     for at in data.draw(st.lists(st.integers(0, max(len(text) - 1, 0)), max_size=20)):
         assert verbatim._in_string(text, at, quotes) == verbatim._in_string(text, at, None)
 

@@ -136,7 +136,7 @@ def see_json(text: str, notes: json_exact.Notes) -> Seen:
         return Seen()
     lowered = text.lower()
     if lowered.isascii():
-        return Seen(said_text=lowered, in_strings=True, quotes=quote_counts(lowered), lowered=lowered,
+        return Seen(said_text=lowered, in_strings=True, quotes=quote_counts(), lowered=lowered,
                     notes=notes)
     parts = lowered.split('"')  # outside, string, outside, string, …, outside
     return Seen(said=runs("\x00".join(parts[1::2])), literals=_literals_outside(parts), lowered=lowered,
@@ -166,10 +166,10 @@ def _literals_outside(parts: list[str]) -> set[str]:
     return set(" ".join(parts[0::2]).translate(_PUNCTUATION_TO_SPACE).split())
 
 
-def quote_counts(text: str) -> list[int]:
-    """How many quotes stand before each chunk of text, counted up to a chunk when a place in it is first
-    asked about (_in_string): says asks that of every place a value is found at, texts run to megabytes,
-    and most texts are never asked about at all."""
+def quote_counts() -> list[int]:
+    """A text's memo of how many quotes stand before each of its chunks: none counted yet (no quote before
+    the first chunk). _in_string counts up to a chunk when a place in it is first asked about: says asks
+    that of every place a value is found at, texts run to megabytes, and most are never asked about."""
     return [0]
 
 
