@@ -79,7 +79,7 @@ def check(inputs: list[str], **flags: object) -> None:
     write_baseline = bool(flags["write_baseline"])
     try:
         options = resolve(command_line(flags), flags["config"])
-        settings = replace(_settings(options), straightforward=bool(flags["straightforward"]))
+        settings = _settings(options)
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:

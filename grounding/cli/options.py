@@ -126,8 +126,6 @@ OPTIONS: tuple[Option, ...] = (
            "Fail an answer that presents a fenced code block with no successful call of TOOL.", "TOOL", typed=str),
     Option("contract-warn-only", "bool", False, ("--contract-warn-only",),
            "Report contract-unmet answers without failing.", typed=bool),
-    Option("", "bool", False, ("--straightforward",), "The benchmark's reference path: no shortcuts.",
-           param="straightforward", typed=bool, in_config=False, hidden=True),
     Option("jobs", "jobs", 1, ("--jobs", "-j"), "Worker processes (0 = one per core); output is the same [1].", "N",
            typed=int),
     Option("flush-after", "seconds", None, ("--flush-after",),

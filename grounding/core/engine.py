@@ -34,16 +34,18 @@ if TYPE_CHECKING:  # the contract module is imported only by a run with a contra
 NO_RESULT_READ = "no tool result was read before this answer: every value it states is unsupported"
 
 
-def check_conversation(conversation: Conversation, settings: Settings) -> Iterator[JudgedAnswer]:
+def check_conversation(conversation: Conversation, settings: Settings,
+                       index: type[EvidenceIndex] = EvidenceIndex) -> Iterator[JudgedAnswer]:
     """Judge each final answer against everything read before it (SPEC §2.2).
 
     The index is built once and extended as the conversation advances, never
-    rebuilt per answer.
+    rebuilt per answer. index is its class: the lazy EvidenceIndex, or the equivalence tests' eager
+    reference (tools/reference_index.py), which must give the same verdicts.
     """
     if conversation.unjudgeable is not None:
         yield from _unjudgeable(conversation)
         return
-    index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes), settings.straightforward))
+    index = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
     contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it

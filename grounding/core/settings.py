@@ -59,7 +59,6 @@ class Settings:
     contract_warn_only: bool = False
     required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn
     code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
-    straightforward: bool = False  # the benchmark's reference path: no caches, no shortcuts
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:

@@ -43,7 +43,7 @@ def test_every_configuration_key_is_an_option_and_resolves_to_its_default(tmp_pa
 def test_flags_become_the_configuration_s_values():
     flags = {option.name: None for option in OPTIONS} | {
         "no_derived": True, "shape": ["order=ord-[0-9]+"], "schema_for": ["billing-*=b.json"], "exempt": [],
-        "write_baseline": False, "straightforward": False,
+        "write_baseline": False,
     }
     given = command_line(flags)
     assert given["derived"] is False and given["progress"] is None

@@ -1,15 +1,14 @@
 """The fast path (seen verbatim, read on demand, piece by piece) gives the verdicts of reading everything.
 
-Each case is judged twice: as ``ground check`` runs, and on the straightforward
-path that reads every piece whole as it comes (the benchmark's reference). The
-cases are the ones where a text does not spell a form the way the index does.
+Each case is judged twice: as ``ground check`` runs, and with the reference index
+(tools/reference_index.py) that reads every piece whole as it comes. The cases
+are the ones where a text does not spell a form the way the index does.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -24,21 +23,23 @@ from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text.normalise import spell
 from grounding.transcripts.formats import read_record
+from tools.reference_index import ReferenceIndex
 
 # fast = reference, over many generated cases: run by CI (.ci/run) and by `pytest -m slow`, not by default
 pytestmark = pytest.mark.slow
 
 
-def _verdicts(record: dict, settings: Settings) -> list:
-    return [answer.verdict for answer in check_conversation(read_record(record, "test.jsonl", 1), settings)]
+def _verdicts(record: dict, settings: Settings, index: type[EvidenceIndex] = EvidenceIndex) -> list:
+    conversation = read_record(record, "test.jsonl", 1)
+    return [answer.verdict for answer in check_conversation(conversation, settings, index=index)]
 
 
 def both(*steps, answer: str, **kwargs):
-    """The fast verdict on the answer, after checking the straightforward path agrees."""
+    """The fast verdict on the answer, after checking the reference index (every piece read at once) agrees."""
     record = openai_record(*steps, answer=answer, arguments=kwargs.pop("arguments", None))
     settings = build_settings(**kwargs)
     fast = _verdicts(record, settings)
-    slow = _verdicts(record, replace(settings, straightforward=True))
+    slow = _verdicts(record, settings, ReferenceIndex)
     assert fast == slow
     return fast[-1]
 
@@ -140,7 +141,7 @@ def test_a_value_searched_for_in_vain_is_found_in_a_piece_seen_later():
     later = openai_record({"id": "gift_card_58214"}, answer="Order 58214 is late.")
     record = {"id": "test", "messages": first["messages"] + later["messages"][1:]}  # one user turn, two answers
     settings = build_settings()
-    fast, slow = _verdicts(record, settings), _verdicts(record, replace(settings, straightforward=True))
+    fast, slow = _verdicts(record, settings), _verdicts(record, settings, ReferenceIndex)
     assert fast == slow
     assert [unsupported(verdict) for verdict in fast] == [["58214"], []]
     assert via(fast[1]) == {"58214": "component"}
@@ -202,15 +203,22 @@ def _json_with_long_literals(document: object) -> str:
 @example({"af_absent": True, "checked": ["x"], "n": "LONG"}, None, False, False)  # an absence is read
 def test_a_result_read_before_its_numbers_are_checked_is_judged_as_one_parsed_exactly(document, arguments, is_error,
                                                                                      absent):
+    from grounding.core.evidence.documents import parse_with_origin
     from grounding.core.evidence.forms import ReadOptions
-    from grounding.core.evidence.reading import examine_result, read_examined, read_numbers
+    from grounding.core.evidence.reading import Examined, _judge_failure, examine_result, read_examined, read_numbers
+
+    def parsed_exactly(text: str) -> Examined:  # what examine_result does, its text parsed exactly at once
+        document, exact_json, notes, exact = parse_with_origin(text, checked=True)
+        examined = Examined(text, document, exact_json, notes, exact=exact)
+        _judge_failure(examined, ReadOptions(), is_error, call)
+        return examined
 
     if absent and isinstance(document, dict):
         document = {**document, "af_absent": True, "checked": ["x"]}
     text = _json_with_long_literals(document)
     call = None if arguments is None else _json_with_long_literals(arguments)
     lazy = examine_result(text, ReadOptions(), is_error, call, None)
-    exact = examine_result(text, ReadOptions(straightforward=True), is_error, call, None)
+    exact = parsed_exactly(text)
     assert (lazy.failed, lazy.absence) == (exact.failed, exact.absence)  # what the arguments spell: read below
     options = ReadOptions()
     assert read_examined(lazy, options) == read_examined(exact, options)
@@ -537,7 +545,7 @@ def test_a_literal_written_with_zeros_its_spelling_drops_is_said_as_spelled(lite
     written = literal + (zeros if "." in literal else "." + zeros if zeros else "")
     text = json.dumps({"n": json.loads(written), "s": "x" + literal}, separators=(", ", ": ") if spaced else (",", ":"))
     text = text.replace(json.dumps(json.loads(written)), written, 1)  # keep the zeros as written
-    held = read_tool_result(text, ReadOptions(straightforward=True)).plain
+    held = read_tool_result(text, ReadOptions()).plain
     index = EvidenceIndex()
     index.see_result(text)
     spelled = json_exact.spell_decimal(Decimal(written))

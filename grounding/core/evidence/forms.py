@@ -71,7 +71,6 @@ class ReadOptions:
 
     min_digits: int = 4
     keep_words: bool = False  # with no declared shape, a token without a digit can never match
-    straightforward: bool = False  # no caches, no fast tokeniser, components read at once: the reference path
 
 
 WHOLE_SEPARATOR = "\x00"

@@ -86,12 +86,9 @@ class EvidenceIndex:
     def see_result(
         self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None
     ) -> None:
-        """A tool result: seen now, read when a question needs it (at once on the straightforward path)."""
+        """A tool result: seen now, read when a question needs it."""
         examined = examine_result(text, self.options, is_error, arguments, document)
         self._count_sources.append((text, None if examined.failed else examined.document))
-        if self.options.straightforward:
-            self.add(read_examined(examined, self.options))
-            return
         seen = seen_of(examined)
         self._keep(examined, seen)
 
@@ -99,9 +96,6 @@ class EvidenceIndex:
         """User text or a system prompt (§5.2)."""
         self._count_sources.append((text, None))
         self._exempt_texts.append(text)
-        if self.options.straightforward:
-            self.add(read_exempt(text, self.options))
-            return
         self._keep(text, verbatim.see_text(text))
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:

@@ -51,8 +51,6 @@ _READERS: dict[tuple[int, bool], TokenReader] = {}
 
 
 def _token_reader(options: ReadOptions) -> TokenReader:
-    if options.straightforward:
-        return TokenReader(options.min_digits, options.keep_words, cache=False)
     key = (options.min_digits, options.keep_words)
     reader = _READERS.get(key)
     if reader is None:
@@ -76,7 +74,7 @@ class _Reader:
 
     def text(self, text: str, *, operands: bool = True) -> None:
         """Index the tokens of text with their §9 readings (numbers in it are operands when typed)."""
-        distinct = runs(unescaped(text), fast=not self.options.straightforward)
+        distinct = runs(unescaped(text))
         readings = self.tokens.readings(distinct)
         forms = self.forms
         if readings:
@@ -114,7 +112,7 @@ class _Reader:
 
     def text_numbers(self, text: str) -> None:
         """Only the numbers (and operands) text holds: those of the runs that can begin a number."""
-        distinct = runs(unescaped(text), fast=not self.options.straightforward)
+        distinct = runs(unescaped(text))
         numbers = self.tokens.numbers(distinct)  # (which tells the runs that cannot hold a number at once)
         if not distinct.isdisjoint(SCALE_WORDS):
             numbers.update(scaled_numbers(text))
@@ -165,8 +163,6 @@ def read_exempt(text: str, options: ReadOptions) -> Forms:
     """User text or a system prompt: grounds like a text result, but lends no operands (§5.2)."""
     forms = Forms()
     _Reader(forms, options, typed=False).text(text)
-    if options.straightforward:
-        forms.resolve()
     return forms
 
 
@@ -174,7 +170,7 @@ def read_arguments(arguments: str, options: ReadOptions) -> Forms:
     """Everything a tool call's arguments spell, read as if they were a tool result (§9.6)."""
     forms = Forms()
     document = parse(arguments)
-    reader = _Reader(forms, ReadOptions(options.min_digits, True, options.straightforward), typed=True,
+    reader = _Reader(forms, ReadOptions(options.min_digits, True), typed=True,
                      whole_strings=True)
     if document is TEXT:
         reader.text(arguments)
@@ -223,7 +219,7 @@ def examine_result(
     if isinstance(document, (dict, list)):
         examined = Examined(text, document, False, None)
     else:
-        parsed, exact_json, notes, exact = parse_with_origin(text, checked=options.straightforward)
+        parsed, exact_json, notes, exact = parse_with_origin(text, checked=False)
         examined = Examined(text, parsed, exact_json, notes, exact=exact)
     try:
         _judge_failure(examined, options, is_error, arguments)
@@ -249,7 +245,7 @@ def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arg
     # A failed result's arguments are read with it (most are never read); one that surely says more than its
     # arguments did not fail, whatever they spell.
     if (arguments is not None and not failed and document is not TEXT
-            and (options.straightforward or not says_more_than(document, arguments, exact))):
+            and not says_more_than(document, arguments, exact)):
         if not exact:
             raise Inexact  # every number of it is compared with the arguments
         argument_forms = read_arguments(arguments, options)
@@ -277,8 +273,6 @@ def read_examined(examined: Examined, options: ReadOptions) -> Forms:
         document = exact_document(examined) if examined.absence is None else examined.absence
         walk(document, reader, totals=True)
     _drop_what_the_call_spelled(forms, examined, options)
-    if options.straightforward:
-        forms.resolve()
     return forms
 
 

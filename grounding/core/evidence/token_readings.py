@@ -59,7 +59,7 @@ class TokenReader:
     def __init__(self, min_digits: int, keep_words: bool, *, cache: bool = True) -> None:
         self.min_digits = min_digits
         self.keep_words = keep_words
-        self.cache = cache  # off on the straightforward path the benchmark compares against
+        self.cache = cache  # off where a test compares readings worked out afresh with the memoised ones
         self._cache: dict[str, TokenReading | bool] = {}
 
     def readings(self, runs: set[str]) -> list[TokenReading]:
