@@ -153,18 +153,14 @@ def _finish(summary: Summary, settings: Settings, options: Resolved, known: Base
             print(summary_line(summary), file=sys.stderr)
         print(f"wrote {counted(count, 'baseline entry', 'baseline entries')} to {options['baseline']}", file=sys.stderr)
         return ExitCode.OK
-    code = exit_code(summary, settings)
-    if known is not None:
-        stale = known.stale(files)
-        if known.suppressed:
-            print(f"{counted(known.suppressed, 'unsupported value')} in the baseline not reported", file=sys.stderr)
-        if stale:
-            print(f"{counted(len(stale), 'baseline entry', 'baseline entries')} stale (no longer found), e.g. "
-                  f"{stale[0][0]} turn {stale[0][1]} {stale[0][2]}", file=sys.stderr)
-            if options["stale-baseline-fails"] and code is ExitCode.OK and not settings.exit_zero:
-                code = ExitCode.FINDINGS
-    if options["strict"] and summary.errors:
-        code = ExitCode.ERROR
+    stale = known.stale(files) if known is not None else []
+    if known is not None and known.suppressed:
+        print(f"{counted(known.suppressed, 'unsupported value')} in the baseline not reported", file=sys.stderr)
+    if stale:
+        print(f"{counted(len(stale), 'baseline entry', 'baseline entries')} stale (no longer found), e.g. "
+              f"{stale[0][0]} turn {stale[0][1]} {stale[0][2]}", file=sys.stderr)
+    code = exit_code(summary, settings, strict=bool(options["strict"]),
+                     stale_fails=bool(stale) and bool(options["stale-baseline-fails"]))
     reasons = failures(summary, settings)
     # the summary line already says what was flagged: this line is for a run failed by an option's rule too
     if code is ExitCode.FINDINGS and any("(--" in reason for reason in reasons) and not options["quiet"]:

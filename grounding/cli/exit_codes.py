@@ -17,14 +17,17 @@ class ExitCode(IntEnum):
     TERMINATED = 143  # SIGTERM, what a CI system sends a job it cancels: 128 + 15, as a shell reports it
 
 
-def exit_code(summary: Summary, settings: Settings) -> ExitCode:
+def exit_code(summary: Summary, settings: Settings, *, strict: bool = False, stale_fails: bool = False) -> ExitCode:
+    """The exit status of a judged run: 2 when nothing could be read, nothing was judged, or (strict) any
+    record could not be read; else 0 under --exit-zero; else 1 when something fails the run (failures) or a
+    stale baseline entry does under --stale-baseline-fails; else 0."""
     if summary.errors and summary.conversations == 0 and summary.records == summary.errors + summary.skipped:
         return ExitCode.ERROR
-    if vacuous(summary, settings):
+    if vacuous(summary, settings) or (strict and summary.errors):
         return ExitCode.ERROR
     if settings.exit_zero:
         return ExitCode.OK
-    return ExitCode.FINDINGS if failures(summary, settings) else ExitCode.OK
+    return ExitCode.FINDINGS if failures(summary, settings) or stale_fails else ExitCode.OK
 
 
 def vacuous(summary: Summary, settings: Settings) -> bool:
