@@ -1,4 +1,5 @@
-"""One `ground check` run from resolved options: the reporter and the report file, the baseline, the summary and the exit status."""
+"""One `ground check` run from resolved options: the reporter and the report file, the baseline, the summary and
+the exit status."""
 
 from __future__ import annotations
 

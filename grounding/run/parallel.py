@@ -1,4 +1,5 @@
-"""Judging with --jobs: records or line ranges of a file sent to worker processes, the answers collected back in input order."""
+"""Judging with --jobs: records or line ranges of a file sent to worker processes, the answers collected back in
+input order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""One record's bytes parsed exactly (SPEC §5.1): orjson first, then again with every number as written where one may have been rounded; a line that is no JSON described with where it breaks."""
+"""One record's bytes parsed exactly (SPEC §5.1): orjson first, then again with every number as written where one
+may have been rounded; a line that is no JSON described with where it breaks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Failed lookups and absences (SPEC §5.4, §9.6): what a result that reports an error or finds nothing lends, and what it does not."""
+"""Failed lookups and absences (SPEC §5.4, §9.6): what a result that reports an error or finds nothing lends, and
+what it does not."""
 
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def _member_totals(members: list, forms: Forms) -> None:
         return
     for key, numbers in _numbers_by_key(members).items():
         if len(numbers) >= 2:
-            forms.collections.append((numbers, key))  # spelled only if its total is asked for (grounding.core.evidence.totals)
+            forms.collections.append((numbers, key))  # spelled only if its total is asked for (evidence.totals)
 
 
 class LeafReader(Protocol):
