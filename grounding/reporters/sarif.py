@@ -19,16 +19,37 @@ from grounding.reporters.findings import Finding, findings_of
 _RULE_INDEX = {rule.code: number for number, rule in enumerate(RULES)}
 
 
+_RESULT_INDENT = " " * 8  # a result's depth in the document: runs[0].results[i]
+_BATCH = 256  # results written at once: a text write costs ~1 us each
+
+
 class SarifReporter:
+    """Results are written as answers are judged, so memory does not grow with the input; the problems
+    met (tool execution notifications, few) come after them, where the document puts them. The bytes are
+    those of the whole document dumped at once."""
+
     def __init__(self, out: TextIO, err: TextIO, *, derived: bool = False, codes: frozenset[str] = ALL_CODES) -> None:
         self.out, self.err = out, err
         self.codes = codes
-        self.results: list[dict] = []
         self.notifications: list[dict] = []
         self.derived = derived
+        self.written = 0  # results written so far
+        self._unwritten: list[str] = []
+        head = _document([])
+        self.out.write(head[: head.index(_RESULTS_KEY) + len(_RESULTS_KEY)])
 
     def answer(self, judged: JudgedAnswer) -> None:
-        self.results.extend(_result(finding) for finding in findings_of(judged, derived=self.derived, codes=self.codes))
+        for finding in findings_of(judged, derived=self.derived, codes=self.codes):
+            lines = orjson.dumps(_result(finding), option=orjson.OPT_INDENT_2).decode().split("\n")
+            self._unwritten.append(("[\n" if self.written == 0 else ",\n") + "\n".join(_RESULT_INDENT + line
+                                                                                     for line in lines))
+            self.written += 1
+        if len(self._unwritten) >= _BATCH:
+            self._write_results()
+
+    def _write_results(self) -> None:
+        self.out.write("".join(self._unwritten))
+        self._unwritten.clear()
 
     def problem(self, problem: Problem) -> None:
         self.notifications.append({
@@ -38,20 +59,31 @@ class SarifReporter:
         })
 
     def finish(self, summary: Summary) -> None:
-        driver = {
-            "name": "ground",
-            "version": __version__,
-            "rules": [
-                {"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary},
-                 "defaultConfiguration": {"level": rule.level}}
-                for rule in RULES
-            ],
-        }
-        run: dict = {"tool": {"driver": driver}, "results": self.results}
-        if self.notifications:
-            run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": self.notifications}]
-        document = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
-        self.out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode() + "\n")
+        self._write_results()
+        self.out.write("\n" + _RESULT_INDENT[:-2] + "]" if self.written else "[]")
+        whole = _document(self.notifications)
+        self.out.write(whole[whole.index(_RESULTS_KEY) + len(_RESULTS_KEY) + len("[]"):] + "\n")
+
+
+_RESULTS_KEY = '"results": '
+
+
+def _document(notifications: list[dict]) -> str:
+    """The SARIF document with no results, as orjson indents it: the results are written into it."""
+    driver = {
+        "name": "ground",
+        "version": __version__,
+        "rules": [
+            {"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary},
+             "defaultConfiguration": {"level": rule.level}}
+            for rule in RULES
+        ],
+    }
+    run: dict = {"tool": {"driver": driver}, "results": []}
+    if notifications:
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
+    document = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()
 
 
 def _result(finding: Finding) -> dict:

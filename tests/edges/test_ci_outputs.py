@@ -335,3 +335,23 @@ def test_a_baseline_entry_of_one_file_does_not_suppress_the_same_finding_in_anot
     assert invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline").exit_code == 0
     assert invoke("check", SUPPORT, "--baseline", str(baseline)).exit_code == 0
     assert invoke("check", str(other), "--baseline", str(baseline)).exit_code == 1  # same ids, another file
+
+
+def test_sarif_is_written_as_answers_are_judged_and_reads_as_one_document():
+    import io
+
+    import grounding
+    from grounding.model import Summary
+    from grounding.reporters.sarif import SarifReporter
+
+    line = next(line for line in (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines() if "RMA-40213" in line)
+    flagged = [answer for answer in grounding.check(line) if answer.verdict.unsupported]
+    out = io.StringIO()
+    reporter = SarifReporter(out, io.StringIO())
+    for _ in range(200):  # 400 results: more than a batch, so some are out before the run ends
+        for answer in flagged:
+            reporter.answer(answer)
+    assert out.getvalue().count('"ruleId"') >= 256  # memory does not grow with the input
+    reporter.finish(Summary())
+    document = json.loads(out.getvalue())
+    assert len(document["runs"][0]["results"]) == 200 * sum(len(a.verdict.unsupported) for a in flagged)
