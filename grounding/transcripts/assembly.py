@@ -14,9 +14,8 @@ arrives for a trace already judged is reported, never judged as a new trace.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
 
 from grounding.model import Conversation, Problem, Record
 from grounding.transcripts.formats import (
@@ -73,11 +72,6 @@ def _fault(source: str, line: int, error: Exception) -> Problem:
     return Problem(source, line, f"the record has a shape no reader expected ({type(error).__name__}: {error})")
 
 
-def _exactly(record: Record) -> Callable[[], object] | None:
-    """How a reader gets the record with every number as written, when it was parsed by orjson alone."""
-    return None if record.exact else partial(exact_value, record)
-
-
 def groups_every_record(input_format: str | None) -> bool:
     """True when a format named on the command line (or an alias of one) spreads every conversation over
     records."""
@@ -116,7 +110,7 @@ class Assembler:
                 yield from self._trace_record(name, module, exact_value(record), source, line)
                 return
         try:
-            yield read_record(value, source, line, forced, _exactly(record))
+            yield read_record(exact_value(record), source, line, forced)
         except RecordError as error:
             yield Problem(source, line, str(error))
 
@@ -133,7 +127,7 @@ class Assembler:
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""
         try:
-            return read_record(record.value, record.source, record.line, self.input_format, _exactly(record))
+            return read_record(exact_value(record), record.source, record.line, self.input_format)
         except RecordError as error:
             return Problem(record.source, record.line, str(error))
         except READER_FAULTS as error:

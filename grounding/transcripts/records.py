@@ -27,8 +27,8 @@ def loads(raw: bytes) -> object:
 
 
 def exact_value(record: Record) -> object:
-    """A record's value with every number as written: parsed again exactly when orjson may have rounded one
-    (see _checked). Most records are read without it: their readers meet no float (see readers.read_record)."""
+    """A record's value with every number as written, as every reader is given it: parsed again exactly when
+    orjson may have rounded one (see _checked)."""
     if not record.exact:
         record.value = _checked(record.raw, record.value)
         record.exact = True

@@ -103,11 +103,11 @@ def _fields(record: Record, raw: bytes) -> tuple:
     return record.source, record.line, value, record.size, raw, checked
 
 
-def test_a_record_whose_numbers_count_nowhere_is_not_checked():
-    raw = _openai_record({"extra"})  # a float the reader never reads (a temperature)
+def test_every_reader_is_given_the_record_checked():
+    raw = _openai_record({"extra"})  # a long literal even where the reader never looks (a temperature)
     record = next(iter(_lines(io.BytesIO(raw), "t.jsonl")))
     Assembler().read_alone(record)
-    assert not record.exact and type(record.value["temperature"]) is float
+    assert record.exact and type(record.value["temperature"]) is not float  # read as written, not rounded
 
 
 def test_other_readers_get_the_record_checked():

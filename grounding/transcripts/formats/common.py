@@ -16,10 +16,6 @@ RESPONSE_ALONE = ("an API response: it holds only the model's reply, not the con
                   "check the request that carries the messages (with the reply appended) instead")
 
 
-class MayBeInexact(Exception):
-    """A reader met a float in a record whose numbers are not checked yet (see readers.read_record)."""
-
-
 def user_text(text: str) -> Item:
     """User or system text: exempt, unless a framework wrote it (§2.3)."""
     return Item(NEITHER if is_framework_frame(text) else EXEMPT, text)

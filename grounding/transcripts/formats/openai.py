@@ -5,7 +5,6 @@ from __future__ import annotations
 from grounding.errors import RecordError
 from grounding.model import ANSWER, NEITHER, Conversation, Item
 from grounding.transcripts.formats.common import (
-    MayBeInexact,
     arguments_text,
     expect_dict,
     messages_list,
@@ -30,9 +29,7 @@ def recognises(record: object) -> bool:
     return True
 
 
-def read(record: object, source: str, line: int, *, exact: bool = True) -> Conversation:
-    """Without exact, the record's numbers are not checked yet: a float met where they count (a document, a
-    call's arguments, an id, a value an error names) raises MayBeInexact (see readers.read_record)."""
+def read(record: object, source: str, line: int) -> Conversation:
     messages = messages_list(record)
     if not isinstance(messages, list):
         raise RecordError('expected {"messages": [...]} or a bare messages array for OpenAI Chat Completions')
@@ -41,14 +38,13 @@ def read(record: object, source: str, line: int, *, exact: bool = True) -> Conve
     results_since_calls = 0
     for index, message in enumerate(messages):
         if type(message) is not dict:  # the place is spelled only for the error
-            _exact(exact, message)  # (the error names its type)
             expect_dict(message, f"messages[{index}]")
         role = message.get("role")
         content = message.get("content")
         if role in ("system", "developer", "user"):
             items.append(user_text(_joined_text(content, index)))
         elif role == "assistant":
-            found = _calls_of(message, exact)
+            found = _calls_of(message)
             if found is None:
                 stop = message.get("finish_reason", message.get("stop_reason"))
                 items.append(Item(ANSWER, _joined_text(content, index),
@@ -57,33 +53,22 @@ def read(record: object, source: str, line: int, *, exact: bool = True) -> Conve
                 items.append(Item(NEITHER, "", calls=tuple([n for _, _, n in found if isinstance(n, str)])))
                 calls, results_since_calls = found, 0
         elif role in ("tool", "function"):
-            tool, arguments = _answered_call(message, calls, results_since_calls, exact)
+            tool, arguments = _answered_call(message, calls, results_since_calls)
             results_since_calls += 1
             if type(content) is str:  # one text (most)
                 items.extend(result_items(content, arguments=arguments, tool=tool))
             elif isinstance(content, dict):  # JSON lowered from OTel: its numbers are read
-                if not exact:
-                    raise MayBeInexact
                 items.extend(result_items(content, arguments=arguments, tool=tool))
             else:
                 items.extend(result_items(_part_texts(content, index), arguments=arguments, tool=tool))
         else:
-            _exact(exact, role)
             raise RecordError(
                 f"messages[{index}] has role {role!r}; expected system, developer, user, assistant, tool or function"
             )
-    if not exact and isinstance(record, dict):
-        _exact(exact, record.get("id"))
     return Conversation(source, line, record_id(record), tuple(items), "openai")
 
 
-def _exact(exact: bool, value: object) -> None:
-    """Raise MayBeInexact for a float of a record whose numbers are not checked yet."""
-    if not exact and type(value) is float:
-        raise MayBeInexact
-
-
-def _calls_of(message: dict, exact: bool = True) -> list[tuple[str | None, str | None, str | None]] | None:
+def _calls_of(message: dict) -> list[tuple[str | None, str | None, str | None]] | None:
     """The calls an assistant message makes, or None when it makes none (it is an answer)."""
     tool_calls = message.get("tool_calls")
     if isinstance(tool_calls, list) and tool_calls:
@@ -92,24 +77,18 @@ def _calls_of(message: dict, exact: bool = True) -> list[tuple[str | None, str |
             call = call if isinstance(call, dict) else {}
             function = call.get("function") if isinstance(call.get("function"), dict) else {}
             call_id, arguments = call.get("id"), function.get("arguments")
-            if not exact and (type(call_id) is float or (arguments is not None and type(arguments) is not str)):
-                raise MayBeInexact  # ids are compared; arguments given as JSON are written out with their numbers
             found.append((call_id, arguments_text(arguments), function.get("name")))
         return found
     if message.get("function_call") is not None:
         function = message["function_call"] if isinstance(message["function_call"], dict) else {}
         arguments = function.get("arguments")
-        if not exact and arguments is not None and type(arguments) is not str:
-            raise MayBeInexact
         return [(None, arguments_text(arguments), function.get("name"))]
     return None
 
 
-def _answered_call(message: dict, calls: list, position: int, exact: bool = True) -> tuple[object, str | None]:
+def _answered_call(message: dict, calls: list, position: int) -> tuple[object, str | None]:
     """(tool name, arguments) of the call this tool message answers (SPEC-READINGS §2.5); arguments None if unknown."""
     call_id = message.get("tool_call_id")
-    if not exact and type(call_id) is float:
-        raise MayBeInexact  # compared with the calls' ids
     if call_id is not None:
         for known_id, arguments, name in calls:
             if known_id == call_id:
