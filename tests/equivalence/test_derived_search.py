@@ -257,10 +257,3 @@ def test_a_texts_numbers_are_read_in_bulk_as_reading_each_token_reads_them(runs)
             if number is not None:
                 one_by_one.add(number[0])
     assert reader.numbers(runs) == one_by_one
-
-
-@given(st.lists(st.from_regex(r"-?[0-9]{1,6}(\.[0-9]{1,5})?", fullmatch=True), max_size=20))
-def test_magnitudes_are_spelled_at_once_as_one_by_one(numbers):
-    from grounding.core.text.normalise import canonical, magnitudes, spell_number
-
-    assert magnitudes(numbers) == [canonical(spell_number(n)).lstrip("-") for n in numbers]

@@ -19,7 +19,6 @@ from grounding.core.text.normalise import (
     canonical,
     is_number,
     lookup_forms,
-    magnitudes,
     normalise,
     spell_number,
 )
@@ -95,7 +94,7 @@ class TokenReader:
             if run and run[0] not in ASCII_LETTERS:
                 candidates.add(run)
         plain = _PLAIN_NUMBERS.findall("\n".join(candidates))  # told in one pass, not one call a run
-        found.update(magnitudes(plain))
+        found.update(canonical(spell_number(number)).lstrip("-") for number in plain)
         for run in candidates.difference(plain):
             if MAY_BE_NUMBER.fullmatch(run) if run.isascii() else _may_begin_number(run):
                 found |= self._numbers_of_run(run)

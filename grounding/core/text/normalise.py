@@ -124,28 +124,6 @@ def canonical(spelled: str) -> str:
     return "0" if result == "0" else sign + result
 
 
-def magnitudes(numbers: list[str]) -> list[str]:
-    """canonical(spell_number(n)).lstrip("-") of each plain number n (digits, a point, a sign first), all at
-    once: four substitutions over the joined list run in C, where a call per number would not.
-
-    >>> magnitudes(["-0042", "12.500", "0.0", "-0", "7", "00.50", "10"])
-    ['42', '12.5', '0', '0', '7', '0.5', '10']
-    """
-    if not numbers:
-        return []
-    joined = "\n".join(numbers)
-    joined = _MINUS_FIRST.sub("", joined)
-    joined = _TRAILING_ZEROS.sub(r"\1", joined)  # 12.500 -> 12.5, 0.0 -> 0.
-    joined = _POINT_LAST.sub("", joined)
-    return _LEADING_ZEROS.sub("", joined).split("\n")
-
-
-_MINUS_FIRST = re.compile(r"^-", re.MULTILINE)
-_TRAILING_ZEROS = re.compile(r"^([0-9]*\.[0-9]*?)0+$", re.MULTILINE)
-_POINT_LAST = re.compile(r"\.$", re.MULTILINE)
-_LEADING_ZEROS = re.compile(r"^0+(?=[0-9])", re.MULTILINE)
-
-
 def is_number(value: str) -> bool:
     """True when a normalised value is a plain number."""
     return "," not in value and _UNGROUPED_NUMBER.fullmatch(value) is not None
