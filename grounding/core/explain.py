@@ -24,7 +24,7 @@ _ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
 _NEAREST = 3
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Explanation:
     value: str
     shape: str
