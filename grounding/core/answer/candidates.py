@@ -8,9 +8,9 @@ from decimal import Decimal
 
 from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
-from grounding.core.text.normalise import is_number, normalise
+from grounding.core.text.normalise import is_number, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits
-from grounding.core.text.values import LONGEST_NUMBER, Kind
+from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -49,12 +49,15 @@ def read_answer(text: str, settings: Settings) -> Answer:
     segments = tuple(leaves) if leaves is not None else (text,)
     found: dict[str, Candidate] = {}
     words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
+    min_digits = settings.min_digits
+    # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
+    plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
     for index, segment in enumerate(segments):
         for written, value, start, end in _values_written(segment, words_matter):
             known = found.get(value)
             if known is None:
                 # (with no shape declared every token holds a digit: see _values_written)
-                classified = settings.classify(value)
+                classified = classify_once(value, min_digits) if plain else settings.classify(value)
                 if classified is None:
                     continue
                 known = found.get(classified.value)
@@ -89,7 +92,7 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
-        written = [(text, value, start, end) for text, start, end in found if (value := normalise(text))]
+        written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
         return _clock_times(segment, written) if ":" in segment or "h" in segment else written
     written = []
     at, emitted = 0, -1
@@ -102,7 +105,7 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
                 span_start, span_end, iso = spans[at]
                 written.append((segment[span_start:span_end], iso, span_start, span_end))
             continue
-        value = normalise(text)
+        value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
@@ -170,7 +173,7 @@ def numbers_written(answer: Answer) -> frozenset[Decimal]:
     found = set()
     for segment in answer.segments:
         for text, _, _ in tokens_with_digits(segment):
-            value = normalise(text)
+            value = normalise_once(text)
             if value and len(value) <= LONGEST_NUMBER and is_number(value):
                 found.add(abs(Decimal(value)))
     return frozenset(found)

@@ -9,7 +9,7 @@ from grounding import json_exact
 from grounding.core.evidence import verbatim
 from grounding.core.evidence.documents import CONTAINERS, TEXT, Inexact, parse
 from grounding.core.evidence.forms import Forms, is_iso_date
-from grounding.core.text.normalise import normalise
+from grounding.core.text.normalise import normalise, normalise_once
 
 ERROR_WORD = regex.compile(r"\s*error\b", regex.IGNORECASE)
 
@@ -102,7 +102,7 @@ def _surely_unspelled(node: object, searched: str, exact: bool = True) -> bool:
     if type(node) is float and not exact:
         raise Inexact  # its spelling may not be the one written
     if type(node) is str:
-        value = normalise(node)
+        value = normalise_once(node)  # a leaf's value is mostly read nowhere else: normalise's memo would miss
         return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched
     if json_exact.is_number(node) and node != 0:
         return verbatim.key(json_exact.number_spelling(node)) not in searched

@@ -20,6 +20,7 @@ from grounding.core.text.normalise import (
     is_number,
     lookup_forms,
     normalise,
+    normalise_once,
     spell_number,
 )
 from grounding.core.text.tokens import split_run
@@ -112,7 +113,7 @@ class TokenReader:
 
     def _value(self, raw: str) -> str | None:
         """A token normalised, or None when it grounds nothing (empty, or no digit where words do not count)."""
-        value = normalise(raw)
+        value = normalise_once(raw)  # readings are kept per distinct run: normalise's memo would mostly miss
         return value if value and (self.keep_words or _HAS_DIGIT.search(value)) else None
 
     def _read_run(self, run: str) -> TokenReading | None:
