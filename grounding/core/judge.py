@@ -106,33 +106,79 @@ def _range(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 def _prose_date(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """Route 6 (§9.10): prose-date."""
-    via, matched = _by_prose_date(candidate.value, judging.index)
-    return _found(candidate, via, matched=matched) if via is not None else None
+    """Route 6 (§9.10): an ISO date grounded by a prose date read before it."""
+    value, index = candidate.value, judging.index
+    match = _ISO_DATE.fullmatch(value)
+    if match is None:
+        return None
+    if index.has_prose_date(value):
+        return _found(candidate, "prose-date")
+    if index.has_prose_month_day(value) and index.is_any_form(match.group(1)):
+        return _found(candidate, "prose-date", matched=f"{value[5:]} (prose) + {match.group(1)}")
+    return None
 
 
 def _masked(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """Route 7 (§9.11): masked."""
-    via, matched = _by_mask(candidate, judging.answer, judging.index)
-    return _found(candidate, via, matched=matched) if via is not None else None
+    """Route 7 (§9.11): every occurrence is masked and a longer read form ends with each visible tail."""
+    tails = masks.masked_tails(candidate, judging.answer)
+    if tails is None:
+        return None
+    matched = None
+    for tail in tails:
+        matched = judging.index.form_ending_with(tail)
+        if matched is None:
+            return None
+    return _found(candidate, "masked", matched=matched)
 
 
 def _composite(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """Route 8 (§9.13): composite."""
-    via, matched = _by_composite(candidate, judging.index, judging.settings)
-    return _found(candidate, via, matched=matched) if via is not None else None
+    """Route 8 (§9.13): every ``+``/``/`` part of an identifier is a grounded value."""
+    if candidate.kind is not IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
+        return None
+    parts = COMPOSITE_JOINER.split(candidate.value)
+    if len(parts) < 2 or not all(parts):
+        return None
+    settings = judging.settings
+    values = []  # every part that is no value fails the route: told before any is looked up (lookups read)
+    for part in parts:
+        value = normalise(part)
+        if settings.is_exempt(value):
+            continue
+        classified = settings.classify(value)
+        if classified is None:
+            return None
+        values.append((classified, part))
+    for classified, part in values:
+        if not grounded_by_early_routes(classified.value, classified.kind, part, judging.index):
+            return None
+    joiner = " + " if "+" in candidate.value else " / "
+    return _found(candidate, "composite", matched=joiner.join(parts))
 
 
 def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """Routes 9 and 10 (§9.7, §9.9): stated, listed-total, derived."""
-    formula = _by_computation(candidate, judging.answer, judging.index, judging.work)
-    return _found(candidate, *formula) if formula is not None else None
+    """Routes 9 and 10 (§9.7, §9.9): a computation the answer writes (stated, listed-total), then a formula
+    over operands (derived)."""
+    work = judging.work
+    if work is None or candidate.kind is not NUMBER or masks.all_masked(candidate, judging.answer):
+        return None
+    magnitude = magnitude_of(candidate.value)
+    stated = work.stated(magnitude)
+    if stated is not None:
+        return _found(candidate, *stated)
+    if work.is_refuted(magnitude) or reads_as_year(candidate):
+        return None
+    formula = find_formula(magnitude, judging.index, work.named, work.bounded)
+    return None if formula is None else _found(candidate, "derived", formula)
 
 
 def _date_offset(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """§9.19: date-offset."""
-    formula = _by_date_offset(candidate, judging.answer, judging.index, judging.work)
-    return _found(candidate, *formula) if formula is not None else None
+    """§9.19: a date that is an offset the answer or the user's text states from a date read or exempt
+    ("the day after", "in 3 days")."""
+    work, index = judging.work, judging.index
+    if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
+        return None
+    formula = date_offsets.find_offset(candidate.value, work.stated_offsets | index.stated_offsets(), index.is_any_form)
+    return None if formula is None else _found(candidate, "date-offset", formula)
 
 
 def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
@@ -153,9 +199,7 @@ def _found(candidate: Candidate, via: str, formula: str | None = None, matched: 
     return Finding(candidate.value, candidate.shape, candidate.text, via, matched=matched, at=candidate.at)
 
 
-def is_plain(value: str, index: EvidenceIndex) -> bool:
-    """Route 1: a lookup form indexed plainly."""
-    return index.is_plain(value)
+# what the routes share ----------------------------------------------------------------------------------
 
 
 def reading_of(value: str, index: EvidenceIndex) -> str | None:
@@ -190,21 +234,23 @@ def _by_range(candidate: Candidate, index: EvidenceIndex) -> str | None:
 
 
 def _end_grounded(end: str, index: EvidenceIndex) -> bool:
-    if is_plain(end, index) or reading_of(end, index) is not None:
+    if index.is_plain(end) or reading_of(end, index) is not None:
         return True
     return is_number(end) and index.has_number(magnitude_of(end))  # a time or a date has no sign (§9.15)
 
 
-def _by_prose_date(value: str, index: EvidenceIndex) -> tuple[str | None, str | None]:
-    """Route 6: an ISO date grounded by a prose date read before it (§9.10)."""
-    match = _ISO_DATE.fullmatch(value)
-    if match is None:
-        return None, None
-    if index.has_prose_date(value):
-        return "prose-date", None
-    if index.has_prose_month_day(value) and index.is_any_form(match.group(1)):
-        return "prose-date", f"{value[5:]} (prose) + {match.group(1)}"
-    return None, None
+def grounded_by_early_routes(value: str, kind: Kind, text: str, index: EvidenceIndex) -> bool:
+    """Routes 1–5 for a bare value (composite parts, §9.13)."""
+    probe = Candidate(value, "", kind, text)
+    if index.is_plain(value) or reading_of(value, index) is not None:
+        return True
+    return _by_number(probe, index) is not None or _by_range(probe, index) is not None
+
+
+def reads_as_year(candidate: Candidate) -> bool:
+    """A number written as four bare digits from 1900 to 2100: a year, which arithmetic never explains
+    (§9.20: ``1962 = 1974 - 12`` is a coincidence, not a reading). ``$2,000`` and ``2000.5`` are amounts."""
+    return len(candidate.text) == 4 and candidate.text.isdigit() and int(candidate.text) in _YEARS
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,81 +273,3 @@ def _neighbour_read(value: str, index: EvidenceIndex) -> bool:
     variants = examples.neighbours(value)
     # said verbatim first: a search of the texts seen, where a form may send a huge result through reading
     return any(map(index.says_verbatim, variants)) or any(map(index.is_any_form, variants))
-
-
-def _by_mask(candidate: Candidate, answer: Answer, index: EvidenceIndex) -> tuple[str | None, str | None]:
-    """Route 7: every occurrence is masked and a longer read form ends with each visible tail (§9.11)."""
-    tails = masks.masked_tails(candidate, answer)
-    if tails is None:
-        return None, None
-    matched = None
-    for tail in tails:
-        matched = index.form_ending_with(tail)
-        if matched is None:
-            return None, None
-    return "masked", matched
-
-
-def _by_composite(candidate: Candidate, index: EvidenceIndex, settings: Settings) -> tuple[str | None, str | None]:
-    """Route 8: every ``+``/``/`` part of an identifier is a grounded value (§9.13)."""
-    if candidate.kind is not IDENTIFIER or not COMPOSITE_JOINER.search(candidate.value):
-        return None, None
-    parts = COMPOSITE_JOINER.split(candidate.value)
-    if len(parts) < 2 or not all(parts):
-        return None, None
-    values = []  # every part that is no value fails the route: told before any is looked up (lookups read)
-    for part in parts:
-        value = normalise(part)
-        if settings.is_exempt(value):
-            continue
-        classified = settings.classify(value)
-        if classified is None:
-            return None, None
-        values.append((classified, part))
-    for classified, part in values:
-        if not grounded_by_early_routes(classified.value, classified.kind, part, index):
-            return None, None
-    joiner = " + " if "+" in candidate.value else " / "
-    return "composite", joiner.join(parts)
-
-
-def grounded_by_early_routes(value: str, kind: Kind, text: str, index: EvidenceIndex) -> bool:
-    """Routes 1–5 for a bare value (composite parts, §9.13)."""
-    probe = Candidate(value, "", kind, text)
-    if is_plain(value, index) or reading_of(value, index) is not None:
-        return True
-    return _by_number(probe, index) is not None or _by_range(probe, index) is not None
-
-
-def _by_computation(
-    candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
-) -> tuple[str, str] | None:
-    """Routes 9 and 10: a computation the answer writes, then a formula over operands."""
-    if work is None or candidate.kind is not NUMBER or masks.all_masked(candidate, answer):
-        return None
-    magnitude = magnitude_of(candidate.value)
-    stated = work.stated(magnitude)
-    if stated is not None:
-        return stated
-    if work.is_refuted(magnitude) or reads_as_year(candidate):
-        return None
-    formula = find_formula(magnitude, index, work.named, work.bounded)
-    return None if formula is None else ("derived", formula)
-
-
-def reads_as_year(candidate: Candidate) -> bool:
-    """A number written as four bare digits from 1900 to 2100: a year, which arithmetic never explains
-    (§9.20: ``1962 = 1974 - 12`` is a coincidence, not a reading). ``$2,000`` and ``2000.5`` are amounts."""
-    return len(candidate.text) == 4 and candidate.text.isdigit() and int(candidate.text) in _YEARS
-
-
-def _by_date_offset(
-    candidate: Candidate, answer: Answer, index: EvidenceIndex, work: arithmetic.Computations | None
-) -> tuple[str, str] | None:
-    """Route 11: a date that is an offset the answer or the user's text states from a date read or exempt
-    ("the day after", "in 3 days", §9.19)."""
-    if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
-        return None
-    offsets = work.stated_offsets | index.stated_offsets()
-    formula = date_offsets.find_offset(candidate.value, offsets, index.is_any_form)
-    return None if formula is None else ("date-offset", formula)
