@@ -27,8 +27,10 @@ _MARKERS = re.compile(
 )
 _RECAP = re.compile(
     r"^For context:[ \t]*\n(?:.*\n)*?\[[^\]\n]+\] (?:said:|called tool `|`[^`\n]+` tool returned result:)", re.MULTILINE)
-# Each marker holds one of these: a text with none of them (nearly every text) is told at C speed, ~2.3x
-# faster than the line-anchored pattern (every user text, system prompt and short tool result is asked).
+# Each marker holds one of these: a text with none of them (nearly every text) is told at C speed, where
+# the line-anchored patterns would read every user text, system prompt and short tool result. Measured:
+# without it a run of the 50 MB benchmark corpus costs 5% more CPU (1.45 -> 1.53 s, best of 10); a property
+# test (tests/equivalence) holds it to the patterns.
 _NEEDLES = ("[evidence check", "[schema check", "Validation feedback:", "Fix the errors and try again.",
             "attempt failed validation", " failed with error:", "Please fix your mistakes.", "For context:")
 _EVIDENCE_CHECK = re.compile(r"^[ \t>*#]*\[evidence check", re.MULTILINE)

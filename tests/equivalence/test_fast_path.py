@@ -466,24 +466,6 @@ def test_counting_quotes_by_chunk_tells_inside_from_outside_like_counting_them_a
         assert verbatim._in_string(text, at, quotes) == verbatim._in_string(text, at, None)
 
 
-_EXAMPLE_WORDS = ["e.g.", "E.G. ", "eg.", "for example", "For Instance", "should look like", "such as", "SUCH AS",
-                  "e. g.", "like", "x", "#", "'", '"', " ", ",", "(", "ORD-1"]
-
-
-@given(st.lists(st.sampled_from(_EXAMPLE_WORDS), max_size=8), st.sampled_from(["", "'", ".", '" ok']))
-def test_an_example_is_told_without_its_patterns_only_when_no_trigger_word_is_near(before, after):
-    from grounding.core.answer import examples
-
-    text = "".join(before) + "ABC-1234" + after
-    start, end = len("".join(before)), len("".join(before)) + len("ABC-1234")
-    quick = examples._after_trigger(text, start, end)
-    examples_words, examples._TRIGGER_WORDS = examples._TRIGGER_WORDS, ("",)  # every text then meets the patterns
-    try:
-        assert quick == examples._after_trigger(text, start, end)
-    finally:
-        examples._TRIGGER_WORDS = examples_words
-
-
 _TEXT_TOKENS = st.sampled_from(["$1,234.50", "-5", "+$3", "-$7.25", "abc,123", "۳۴۵۶", "12kg", "(4200)", "x-7",
                                 "#991", "'0042'", "v2.1", "2024-01-05", "7am", "1,2,3", "-", "$", "ORD-77", "3.10",
                                 "[15%]", "<99>", "@5000", "ten"])
@@ -621,42 +603,6 @@ def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(do
         assert not says_nothing(document, read_arguments(text, ReadOptions()))
 
 
-def _tail_by_patterns_alone(candidate, segment, occurrence):
-    """masks._tail without its prefilters: every pattern tried (the oracle of the test below)."""
-    from grounding.core.answer import masks
-
-    written = segment[occurrence.start : occurrence.end]
-    token = masks._MASKED_TOKEN.fullmatch(written) or masks._DOTTED_TOKEN.fullmatch(written)
-    if token is not None and masks._HAS_DIGIT.search(token.group("tail")):
-        return token.group("tail").lower()
-    before = segment[max(0, occurrence.start - masks._LOOKBACK) : occurrence.start]
-    if masks._DIGITS.fullmatch(candidate.value) and masks._PHRASE.search(before):
-        return candidate.value
-    if masks._MASK_RUN.search(before) and not masks._is_emphasis(segment, occurrence, before):
-        return candidate.value
-    return None
-
-
-_MASK_TEXT = st.lists(st.sampled_from([
-    "x", "X", "#", "*", "**", "•", "●", "·", "∙", "…", ".", "...", "-", "_", " ", "\u00a0", "\n", ":", "(",
-    "ending", "Ending in", "ENDS WITH", "ends with", "last four", "LAST 4 digits", "last digits", "are", "of",
-    "4821", "12", "ab", "XXXX-", "###",
-]), max_size=12).map("".join)
-
-
-@settings(max_examples=400)
-@given(_MASK_TEXT, _MASK_TEXT)
-def test_the_mask_tests_tried_only_where_their_patterns_could_match_decide_as_every_pattern_does(before, after):
-    from grounding.core.answer import masks
-    from grounding.core.answer.candidates import read_answer
-
-    answer = read_answer(before + " 4821 " + after + " XXXX-4821 ...4821", Settings())
-    for candidate in answer.candidates:
-        for occurrence in candidate.occurrences:
-            segment = answer.segments[occurrence.segment]
-            assert masks._tail(candidate, segment, occurrence) == _tail_by_patterns_alone(candidate, segment, occurrence)
-
-
 @settings(max_examples=60)
 @given(st.lists(st.tuples(st.sampled_from(["json", "text"]), st.integers(0, 30)), min_size=1, max_size=14),
        st.lists(st.integers(0, 40), min_size=1, max_size=12))
@@ -688,3 +634,17 @@ def test_an_answer_of_many_values_searches_each_piece_once_and_agrees(results, w
     """Eight or more values not said verbatim: the pieces are searched for all their keys at once (look_for),
     and every verdict is the one of reading everything."""
     both({"data": results}, " ".join(results), answer="Values: " + ", ".join(written) + ".")
+
+
+_FRAME_PIECES = st.sampled_from([
+    "[evidence check] x", "[schema check", "Validation feedback:", "Check f failed with error:",
+    "Fix the errors and try again.", "### Previous attempt failed validation: x", "Please fix your mistakes.",
+    "For context:", "[agent] said: hi", "ORD-1", "for context:", "  ", "\n", "Validation", "feedback:", "x"])
+
+
+@given(st.lists(_FRAME_PIECES, max_size=8).map("".join))
+def test_the_quick_test_for_a_framework_frame_decides_as_its_patterns_do(text):
+    from grounding import frames
+
+    plain = frames._MARKERS.search(text) is not None or frames._RECAP.search(text) is not None
+    assert frames.is_framework_frame(text) == plain

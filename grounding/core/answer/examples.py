@@ -26,7 +26,6 @@ _LIST_GAP = LazyPattern(
 _PLACEHOLDER = LazyPattern(regex.compile, r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
 _STRIP = "\"'“”‘’«»`.,;:!?()[]"
 _LOOKBACK = 40
-_TRIGGER_WORDS = ("e.", "eg.", "example", "instance", "like", "such")  # what _TRIGGER and _SUCH_AS need
 _NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 # An example longer than this is no example: its typo test tries 36 variants a character, each a question
 LONGEST_EXAMPLE = 64
@@ -83,8 +82,6 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
     flags: dict[tuple[int, int], bool] = {}
     for segment_index, spans in by_segment.items():
         text = answer.segments[segment_index]
-        if text.isascii() and not _may_trigger(text.lower()):
-            continue  # no occurrence follows a trigger, so none is an example, nor is one listed after it
         previous_end, previous_example = None, False
         for start, end in sorted(spans):
             example = _after_trigger(text, start, end)
@@ -95,16 +92,8 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
     return flags
 
 
-def _may_trigger(lowered: str) -> bool:
-    """False when lowered ASCII text spells no trigger word: every trigger spells one of them (a regex
-    search per value costs more)."""
-    return any(word in lowered for word in _TRIGGER_WORDS)
-
-
 def _after_trigger(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - _LOOKBACK) : start]
-    if before.isascii() and not _may_trigger(before.lower()):
-        return False
     if _TRIGGER.search(before):
         return True
     if not _SUCH_AS.search(before):

@@ -44,30 +44,18 @@ def all_masked(candidate: Candidate, answer: Answer) -> bool:
 
 def _tail(candidate: Candidate, segment: str, occurrence: Occurrence) -> str | None:
     """The visible tail of a masked occurrence, or None when the occurrence is a plain claim."""
-    # Each pattern is tried only where what it needs is written (most occurrences are plain claims): a
-    # masked token begins with x or #, a dotted one holds "...", a mask run ends within the last three
-    # characters (then at most a space and a newline), and a phrase holds "end" or "la" in any case.
     written = segment[occurrence.start : occurrence.end]
-    token = (_MASKED_TOKEN.fullmatch(written) if written[:1] in _MASKED_TOKEN_STARTS else None) or (
-        _DOTTED_TOKEN.fullmatch(written) if "..." in written else None)
+    token = _MASKED_TOKEN.fullmatch(written) or _DOTTED_TOKEN.fullmatch(written)
     if token is not None and _HAS_DIGIT.search(token.group("tail")):
         return token.group("tail").lower()
     before = segment[max(0, occurrence.start - _LOOKBACK) : occurrence.start]
-    if _DIGITS.fullmatch(candidate.value) and _may_say_ending(before) and _PHRASE.search(before):
+    if _DIGITS.fullmatch(candidate.value) and _PHRASE.search(before):
         return candidate.value
-    if (not _MASK_CHARACTERS.isdisjoint(before[-3:]) and _MASK_RUN.search(before)
-            and not _is_emphasis(segment, occurrence, before)):
+    if _MASK_RUN.search(before) and not _is_emphasis(segment, occurrence, before):
         return candidate.value
     return None
 
 
-def _may_say_ending(before: str) -> bool:
-    lowered = before.lower()
-    return "end" in lowered or "la" in lowered
-
-
-_MASKED_TOKEN_STARTS = frozenset("xX#")
-_MASK_CHARACTERS = frozenset("*•●·∙….")
 
 
 def _is_emphasis(segment: str, occurrence: Occurrence, before: str) -> bool:

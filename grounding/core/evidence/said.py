@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from grounding.core.evidence import verbatim
-from grounding.core.text.normalise import is_plainly_normal, normalise_once
+from grounding.core.text.normalise import normalise_once
 
 _ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
 _HAS_DIGIT = re.compile(r"\d")
@@ -46,8 +46,8 @@ class Said:
         literal = verbatim.is_canonical(value)  # a number literal of a JSON piece says it (§5.1)
         if literal and value in self.literals:
             return True
-        if "," in value or (not literal and not is_plainly_normal(value) and normalise_once(value) != value):
-            return False  # (a canonical number literal is normal: see is_canonical; most identifiers are plainly)
+        if "," in value or (not literal and normalise_once(value) != value):
+            return False  # (a canonical number literal is normal: see is_canonical)
         if not keep_words and _HAS_DIGIT.search(value) is None:
             return False
         if value in self.runs:

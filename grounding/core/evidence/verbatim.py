@@ -262,11 +262,8 @@ def not_canonical(literals: Collection[str]) -> list[str]:
 
 
 def has_exponent(text: str) -> bool:
-    """True when text may hold a number literal with an exponent: of an ASCII text, a digit, sign or point
-    on each side of an ``e`` (what the marks of its bytes show, several times faster than the pattern;
-    call arguments are asked, one per tool result)."""
-    if text.isascii():
-        return b"0e0" in text.encode().translate(json_exact.MARKS)
+    """True when text may hold a number literal with an exponent: a digit, sign or point on each side of
+    an ``e`` (call arguments are asked, one per tool result)."""
     return _EXPONENT.search(text) is not None
 
 

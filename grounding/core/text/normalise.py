@@ -88,18 +88,6 @@ def normalise_once(token: str) -> str:
     return normalise(token)
 
 
-def is_plainly_normal(value: str) -> bool:
-    """True for a value normalise surely leaves as it is, told without normalising it: ASCII in lower case,
-    beginning with a letter and ending with a letter or digit, so nothing is lowered, folded, stripped,
-    signed or spelled. (A value normalised once may still change again: ``-$$2`` -> ``-$2`` -> ``-2``.)
-
-    >>> [is_plainly_normal(v) for v in ["ord-7", "ORD-7", "7a", "ord-7.", "köln-12"]]
-    [True, False, False, False, False]
-    """
-    return value[:1] in _ASCII_LOWER and value.isascii() and value.islower() and value[-1:].isalnum()
-
-
-_ASCII_LOWER = frozenset(string.ascii_lowercase)
 ASCII_LETTERS = frozenset(string.ascii_letters)
 ASCII_DIGITS = frozenset(string.digits)
 
