@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -38,6 +39,17 @@ def messages_list(record: object) -> list | None:
     if isinstance(record, dict):
         record = record.get("messages")
     return record if isinstance(record, list) else None
+
+
+def every_message(record: object, is_message: Callable[[object], bool]) -> bool:
+    """True when the record holds messages and is_message holds for each (a format's recogniser)."""
+    messages = messages_list(record)
+    if not messages:
+        return False
+    for message in messages:  # a loop (not all() over a generator): most records fail at their first message
+        if not is_message(message):
+            return False
+    return True
 
 
 def expect_list(value: object, where: str) -> list:

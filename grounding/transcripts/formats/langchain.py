@@ -12,6 +12,7 @@ from grounding.transcripts.formats.common import (
     CallLedger,
     arguments_text,
     calls_item,
+    every_message,
     expect_dict,
     messages_list,
     result_items,
@@ -27,13 +28,7 @@ _CLASS_TYPES = {"SystemMessage": "system", "HumanMessage": "human", "AIMessage":
 
 
 def recognises(record: object) -> bool:
-    messages = messages_list(record)
-    if not messages:
-        return False
-    for message in messages:  # a loop (not all() over a generator): most records fail at their first message
-        if unpack(message) is None:
-            return False
-    return True
+    return every_message(record, lambda message: unpack(message) is not None)
 
 
 def read(record: object, source: str, line: int) -> Conversation:

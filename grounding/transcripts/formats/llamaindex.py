@@ -6,17 +6,15 @@ from __future__ import annotations
 from grounding.errors import RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats import openai
-from grounding.transcripts.formats.common import text_of_parts
+from grounding.transcripts.formats.common import every_message, text_of_parts
 
 
 def recognises(record: object) -> bool:
-    messages = record.get("messages") if isinstance(record, dict) else record
-    if not isinstance(messages, list) or not messages:
-        return False
-    for m in messages:  # a loop (not all() over a generator): most records fail at their first message
-        if not (isinstance(m, dict) and "role" in m and ("blocks" in m or "additional_kwargs" in m)):
-            return False
-    return True
+    return every_message(record, _is_message)
+
+
+def _is_message(m: object) -> bool:
+    return isinstance(m, dict) and "role" in m and ("blocks" in m or "additional_kwargs" in m)
 
 
 def read(record: object, source: str, line: int) -> Conversation:

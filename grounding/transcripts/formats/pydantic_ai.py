@@ -13,6 +13,7 @@ from grounding.transcripts.formats.common import (
     CallLedger,
     arguments_text,
     calls_item,
+    every_message,
     expect_dict,
     messages_list,
     result_items,
@@ -25,13 +26,11 @@ _CALL_PARTS = frozenset({"tool-call", "builtin-tool-call"})
 
 
 def recognises(record: object) -> bool:
-    messages = messages_list(record)
-    if not messages:
-        return False
-    for m in messages:  # a loop (not all() over a generator): most records fail at their first message
-        if not (isinstance(m, dict) and m.get("kind") in ("request", "response") and isinstance(m.get("parts"), list)):
-            return False
-    return True
+    return every_message(record, _is_message)
+
+
+def _is_message(m: object) -> bool:
+    return isinstance(m, dict) and m.get("kind") in ("request", "response") and isinstance(m.get("parts"), list)
 
 
 def read(record: object, source: str, line: int) -> Conversation:
