@@ -129,6 +129,19 @@ class Finding:
 
     __reduce__ = by_position
 
+    def to_dict(self) -> dict:
+        """The finding as the JSON report writes it (the fields that say nothing are left out)."""
+        entry = {"value": self.value, "shape": self.shape, "text": self.text}
+        if self.via is not None:
+            entry["via"] = self.via
+        if self.formula is not None:
+            entry["formula"] = self.formula
+        if self.matched is not None:
+            entry["matched"] = self.matched
+        if self.note is not None:
+            entry["note"] = self.note
+        return entry
+
 
 @dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
 class Verdict:
@@ -146,6 +159,30 @@ class Verdict:
     @property
     def derived_values(self) -> int:
         return sum(1 for finding in self.grounded_via if finding.via in COMPUTED_VIA)
+
+    def to_dict(self) -> dict:
+        """The verdict as the JSON report writes it in an answer's object."""
+        return self.as_json(())
+
+    def as_json(self, explanation: Sequence) -> dict:
+        """to_dict, with an answer's --explain entries where the report puts them."""
+        entry = {
+            "status": self.status.value,
+            "candidates": self.candidates,
+            "unsupported": [finding.to_dict() for finding in self.unsupported],
+            "evidence_truncated": False,  # the index has no ceiling (SPEC-READINGS §5.5)
+            "grounded_via": [finding.to_dict() for finding in self.grounded_via],
+            "examples": [finding.to_dict() for finding in self.examples],
+        }
+        if self.reason is not None:
+            entry["reason"] = self.reason
+        if explanation:
+            entry["explain"] = [e.as_json() for e in explanation]
+        if self.contract is not None:
+            entry["contract"] = self.contract.as_json()
+        if self.revision is not None:
+            entry["evidence_recheck"] = self.revision
+        return entry
 
 
 def status_of(unsupported: Sequence[Finding], grounded_via: Sequence[Finding]) -> Status:
@@ -203,6 +240,26 @@ class JudgedAnswer:
     explanation: tuple = ()  # with --explain: one grounding.core.explain.Explanation per candidate
 
     __reduce__ = by_position
+
+    def to_dict(self) -> dict:
+        """The answer's object in the JSON report (``ground check --format json``), key for key."""
+        verdict = self.verdict.as_json(self.explanation)
+        return {"source": path_text(self.source), "line": self.line, "conversation": self.conversation,
+                "turn": self.turn, "status": verdict.pop("status"), "format": self.input_format, **verdict}
+
+
+def path_text(path: str) -> str:
+    """A file name as a report can encode it: the bytes of a name that is not UTF-8 (which Python holds as
+    lone surrogates) shown as escapes; every other name unchanged.
+
+    >>> path_text("logs/caf" + chr(0xDCE9) + ".jsonl")
+    'logs/caf\\\\xe9.jsonl'
+    """
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return path
 
 
 # finding codes ------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import inspect
 import os
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -15,10 +14,9 @@ import typer
 
 from grounding import __version__
 from grounding.cli.checking import Terminated, _fail, _is_utf8, _run
-from grounding.cli.config import Resolved, describe, resolve
+from grounding.cli.config import describe, resolve, settings_from
 from grounding.cli.options import command_line, with_options
-from grounding.cli.rules import selection
-from grounding.core.settings import Settings, build_settings, shape_table
+from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
 from grounding.errors import GroundingError
 from grounding.model import Problem, Summary
@@ -79,7 +77,7 @@ def check(inputs: list[str], **flags: object) -> None:
     write_baseline = bool(flags["write_baseline"])
     try:
         options = resolve(command_line(flags), flags["config"])
-        settings = _settings(options)
+        settings = settings_from(options)
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:
@@ -99,29 +97,6 @@ def check(inputs: list[str], **flags: object) -> None:
 _INPUTS = inspect.Parameter("inputs", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
     list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or - for standard input.")])
 app.command(name="check", cls=_Command)(with_options(check, [_INPUTS]))
-
-
-def _settings(options: Resolved) -> Settings:
-    """Settings from the resolved options (command line over configuration over defaults)."""
-    settings = build_settings(
-        [f"{name}={regex}" for name, regex in options["shapes"].items()],
-        options["exempt"],
-        options["exempt-regex"],
-        options["min-digits"],
-        derived=options["derived"],
-        fail_on_derived=options["fail-on-derived"],
-        fail_on_example=options["fail-on-example"],
-        exit_zero=options["exit-zero"],
-    )
-    contracts = None
-    if options["schema"] or options["schema-for"]:
-        from grounding.cli.schemas import load_contracts  # a run without a schema never needs it
-
-        contracts = load_contracts(options["schema"], options["schema-for"])
-    return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
-                   fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
-                   rules=selection(options["select"], options["ignore"]),
-                   required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
 
 
 def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:
@@ -151,7 +126,7 @@ def explain_command(
     pointer), or, when it was not, the nearest values that were read."""
     try:
         options = resolve({"shapes": _shapes_table(shape), "exempt": exempt}, config)
-        settings = _settings(options)
+        settings = settings_from(options)
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)

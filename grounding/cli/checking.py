@@ -4,8 +4,6 @@ the exit status."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 
 import typer
@@ -14,10 +12,10 @@ from grounding.cli.config import Resolved
 from grounding.cli.environment import report_environment
 from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.cli.progress import Progress
-from grounding.cli.rules import without_ignored
+from grounding.cli.rules import adjustment
 from grounding.core.settings import Settings
 from grounding.errors import GroundingError
-from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary
+from grounding.model import Problem, Summary
 from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
 from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
 from grounding.run.baseline import Baseline
@@ -42,7 +40,7 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     summary = Summary()
     collected: list = []
     try:
-        adjust = _adjustment(known, settings)
+        adjust = adjustment(known, settings)
         events = judge_inputs(files, settings, summary, options["input-format"], on_record=progress.advance,
                               adjust=adjust, explain=bool(options["explain"]),
                               max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True,
@@ -122,21 +120,6 @@ def _commit(report_file: AtomicFile) -> None:
 def _unwritable(path: str, error: OSError) -> GroundingError:
     return GroundingError(f"--output {path}: cannot write the report ({error.strerror or error}); "
                           "an older report there is left as it was")
-
-
-def _adjustment(known: Baseline | None, settings: Settings) -> Callable[[JudgedAnswer], JudgedAnswer] | None:
-    """What rewrites an answer before it is counted: the baseline takes known values out, an ignored rule
-    its findings."""
-    if settings.rules == ALL_CODES:
-        return None if known is None else known.apply
-
-    def adjust(judged: JudgedAnswer) -> JudgedAnswer:
-        if known is not None:
-            judged = known.apply(judged)
-        verdict = without_ignored(judged.verdict, settings.rules)
-        return judged if verdict is judged.verdict else replace(judged, verdict=verdict)
-
-    return adjust
 
 
 def _finish(summary: Summary, settings: Settings, options: Resolved, known: Baseline | None, write: bool,

@@ -9,13 +9,16 @@ file, the key and a "did you mean".
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from pathlib import Path
 
 import regex as re
 
 from grounding.cli.options import KEYS, OPTIONS
+from grounding.cli.rules import selection
+from grounding.core.settings import Settings, build_settings
 from grounding.errors import GroundingError
 
 
@@ -190,3 +193,27 @@ def _checked_option(key: str, value: object) -> object:
     if problem:
         raise ConfigError(f"{_COMMAND_LINE_NUMBERS[key]}: {problem}, not {value!r}")
     return value
+
+
+def settings_from(options: Resolved | Mapping[str, object]) -> Settings:
+    """Settings from option values by configuration key: the resolved options (command line over
+    configuration over defaults), or a library caller's grounding.Options."""
+    settings = build_settings(
+        [f"{name}={regex}" for name, regex in options["shapes"].items()],
+        options["exempt"],
+        options["exempt-regex"],
+        options["min-digits"],
+        derived=options["derived"],
+        fail_on_derived=options["fail-on-derived"],
+        fail_on_example=options["fail-on-example"],
+        exit_zero=options["exit-zero"],
+    )
+    contracts = None
+    if options["schema"] or options["schema-for"]:
+        from grounding.cli.schemas import load_contracts  # a run without a schema never needs it
+
+        contracts = load_contracts(options["schema"], options["schema-for"])
+    return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
+                   fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
+                   rules=selection(options["select"], options["ignore"]),
+                   required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])

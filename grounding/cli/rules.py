@@ -7,11 +7,17 @@ unjudgeable or derived finding no longer fails the run under the option that wou
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from difflib import get_close_matches
+from typing import TYPE_CHECKING
 
 from grounding.errors import OptionError
-from grounding.model import ALL_CODES, BY_NAME, RULES, Verdict, with_findings
+from grounding.model import ALL_CODES, BY_NAME, RULES, JudgedAnswer, Verdict, with_findings
+
+if TYPE_CHECKING:
+    from grounding.core.settings import Settings
+    from grounding.run.baseline import Baseline
 
 
 def selection(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> frozenset[str]:
@@ -52,3 +58,18 @@ def without_ignored(verdict: Verdict, codes: frozenset[str]) -> Verdict:
         return verdict
     return with_findings(verdict, () if drop_unsupported else verdict.unsupported,
                          () if drop_examples else verdict.examples)
+
+
+def adjustment(known: Baseline | None, settings: Settings) -> Callable[[JudgedAnswer], JudgedAnswer] | None:
+    """What rewrites an answer before it is counted: the baseline takes known values out, an ignored rule
+    its findings."""
+    if settings.rules == ALL_CODES:
+        return None if known is None else known.apply
+
+    def adjust(judged: JudgedAnswer) -> JudgedAnswer:
+        if known is not None:
+            judged = known.apply(judged)
+        verdict = without_ignored(judged.verdict, settings.rules)
+        return judged if verdict is judged.verdict else replace(judged, verdict=verdict)
+
+    return adjust

@@ -41,17 +41,3 @@ def xml_text(text: str) -> str:
 def one_line(text: str) -> str:
     """visible(text) with its newlines (and tabs) as spaces: a table cell, an annotation's title."""
     return visible(text).replace("\r", " ").replace("\n", " ").replace("\t", " ")
-
-
-def path_text(path: str) -> str:
-    """A file name as a report can encode it: the bytes of a name that is not UTF-8 (which Python holds as
-    lone surrogates) shown as escapes; every other name unchanged.
-
-    >>> path_text("logs/caf" + chr(0xDCE9) + ".jsonl")
-    'logs/caf\\\\xe9.jsonl'
-    """
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return path

@@ -7,7 +7,7 @@ from typing import TextIO
 import orjson
 
 from grounding.model import JudgedAnswer, Problem, Summary
-from grounding.reporters.json_report import answer_json, problem_json
+from grounding.reporters.json_report import problem_json
 from grounding.reporters.streams import is_regular_file
 
 
@@ -17,7 +17,7 @@ class JsonLinesReporter:
         self.live = not is_regular_file(out)  # a filter in a pipeline passes each answer on as it is judged
 
     def answer(self, judged: JudgedAnswer) -> None:
-        self.out.write(orjson.dumps(answer_json(judged)).decode() + "\n")
+        self.out.write(orjson.dumps(judged.to_dict()).decode() + "\n")
         if self.live:
             self.out.flush()
 

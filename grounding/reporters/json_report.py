@@ -12,49 +12,9 @@ from typing import TextIO
 import orjson
 
 from grounding import __version__
-from grounding.model import Finding, JudgedAnswer, Problem, Summary
-from grounding.reporters.escape import path_text
+from grounding.model import JudgedAnswer, Problem, Summary, path_text
 
 _BATCH = 256
-
-
-def finding_json(finding: Finding) -> dict:
-    entry = {"value": finding.value, "shape": finding.shape, "text": finding.text}
-    if finding.via is not None:
-        entry["via"] = finding.via
-    if finding.formula is not None:
-        entry["formula"] = finding.formula
-    if finding.matched is not None:
-        entry["matched"] = finding.matched
-    if finding.note is not None:
-        entry["note"] = finding.note
-    return entry
-
-
-def answer_json(judged: JudgedAnswer) -> dict:
-    verdict = judged.verdict
-    entry = {
-        "source": path_text(judged.source),
-        "line": judged.line,
-        "conversation": judged.conversation,
-        "turn": judged.turn,
-        "status": verdict.status.value,
-        "format": judged.input_format,
-        "candidates": verdict.candidates,
-        "unsupported": list(map(finding_json, verdict.unsupported)),
-        "evidence_truncated": False,  # the index has no ceiling (SPEC-READINGS §5.5)
-        "grounded_via": list(map(finding_json, verdict.grounded_via)),
-        "examples": list(map(finding_json, verdict.examples)),
-    }
-    if verdict.reason is not None:
-        entry["reason"] = verdict.reason
-    if judged.explanation:
-        entry["explain"] = [e.as_json() for e in judged.explanation]
-    if verdict.contract is not None:
-        entry["contract"] = verdict.contract.as_json()
-    if verdict.revision is not None:
-        entry["evidence_recheck"] = verdict.revision
-    return entry
 
 
 def problem_json(problem: Problem) -> dict:
@@ -71,7 +31,7 @@ class JsonReporter:
         self.out.write(head[:-1] + ',"answers":[')
 
     def answer(self, judged: JudgedAnswer) -> None:
-        self._unwritten.append(orjson.dumps(answer_json(judged)))
+        self._unwritten.append(orjson.dumps(judged.to_dict()))
         if len(self._unwritten) >= _BATCH:
             self._write_answers()
 
