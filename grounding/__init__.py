@@ -16,56 +16,95 @@ lists) or one Conversation, and returns each final answer with its verdict:
 >>> answer.verdict.status.value, [finding.value for finding in answer.verdict.unsupported]
 ('flagged', ['2024-06-03'])
 
-The command line (``ground check``) reads files and streams; this face judges what a program already holds.
-Importing it loads neither the CLI's libraries nor the readers and the core until ``check`` is called.
+In the loop, ``check_answer(history, answer)`` judges a candidate answer before it ships, and
+``Gate(posture)`` decides what happens to it (assist, guard or rails); ``grounding.pydantic_ai``,
+``grounding.langchain`` and ``grounding.openai_agents`` plug the gate into those frameworks. ``run(paths)``
+does what ``ground check`` does over files. Options are ``Options(...)``, the command line's options as
+Python values.
+
+Importing this package loads neither the CLI's libraries (typer, rich) nor the readers and the core: each
+is loaded on first use.
 """
 
 from __future__ import annotations
 
-from grounding.errors import GroundingError, InputError, OptionError, PatternTimeout, RecordError
-from grounding.model import Conversation, Finding, Item, JudgedAnswer, Kind, Status, Summary, Verdict
+import importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
+from grounding.errors import (
+    GroundingError,
+    InputError,
+    OptionError,
+    PatternTimeout,
+    RecordError,
+    UnsupportedValuesError,
+)
+from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX
+from grounding.model import Conversation, Finding, Item, JudgedAnswer, Kind, Problem, Status, Summary, Verdict
+
+if _TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
+
+    from grounding.gate import Decision, Gate
+    from grounding.library import Options, RunResult, check, check_answer
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "EVIDENCE_CHECK_FRAME_PREFIX",
     "Conversation",
+    "Decision",
     "Finding",
+    "Gate",
     "GroundingError",
     "InputError",
     "Item",
     "JudgedAnswer",
     "Kind",
     "OptionError",
+    "Options",
     "PatternTimeout",
+    "Problem",
     "RecordError",
+    "RunResult",
     "Status",
     "Summary",
+    "UnsupportedValuesError",
     "Verdict",
     "__version__",
     "check",
+    "check_answer",
+    "run",
 ]
 
+# Where each name loaded on first use lives.
+_LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "check": "grounding.library",
+         "check_answer": "grounding.library", "Gate": "grounding.gate", "Decision": "grounding.gate"}
 
-def check(record: object, settings: object = None, *, input_format: str | None = None,
-          source: str = "<record>") -> list[JudgedAnswer]:
-    """Judge every final answer of one record against the tool results read before it.
 
-    record is a parsed record (a dict or list, as ``json.loads`` gives; parse with
-    ``parse_float=decimal.Decimal`` to keep every digit of a long number), its JSON text (``str`` or
-    ``bytes``, parsed exactly), or a Conversation. settings is a ``grounding.core.settings.Settings``
-    (None: the defaults); input_format forces a format instead of detecting it. A record that cannot be
-    read raises RecordError, naming why.
-    """
-    from grounding.core.engine import check_conversation
-    from grounding.core.settings import Settings
-    from grounding.transcripts.formats import read_record
-    from grounding.transcripts.records import loads
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'grounding' has no attribute {name!r}")
 
-    if isinstance(record, (str, bytes)):
-        try:
-            record = loads(record.encode() if isinstance(record, str) else record)
-        except ValueError as error:
-            raise RecordError(f"{source}: not JSON ({error})") from None
-    if not isinstance(record, Conversation):
-        record = read_record(record, source, 1, input_format)
-    return list(check_conversation(record, settings if settings is not None else Settings()))
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+# The subpackage grounding.run is loaded first, so that the function below keeps the name `run` (a
+# subpackage loaded later would set it on this module).
+importlib.import_module("grounding.run")
+
+
+def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
+        jobs: int | None = None) -> RunResult:
+    """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
+    baseline, rule selection and exit status included), collecting the answers instead of reporting them:
+    a RunResult with ``answers``, ``problems``, ``summary`` and ``exit_code``."""
+    from grounding.library import run as run_files
+
+    return run_files(paths, options, jobs=jobs)

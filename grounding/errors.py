@@ -18,5 +18,22 @@ class InputError(GroundingError):
     """An input that cannot be opened or read at all."""
 
 
+class UnsupportedValuesError(GroundingError):
+    """The gate refused an answer (posture rails): after its one revision it still states values no tool result
+    supports. It names the values (each a grounding.Finding) and what would satisfy the check; it does not
+    carry the refused answer."""
+
+    def __init__(self, values: tuple, candidates: int, revised: bool) -> None:
+        self.values = tuple(values)
+        self.candidates = candidates
+        self.revised = revised
+        written = ", ".join(repr(getattr(value, "text", value)) for value in self.values)
+        after = " after one revision" if revised else ""
+        super().__init__(
+            f"the answer was refused{after}: {len(self.values)} of its {candidates} values appear in no tool result "
+            f"read in this conversation ({written}); each must be read from a tool result before it is stated, "
+            "or be declared exempt (Options(exempt=[...])) when it is safe to state unread")
+
+
 class RecordError(ValueError):
     """A record that cannot be read as a conversation; its message says why (the rest are still read)."""

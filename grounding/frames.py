@@ -33,6 +33,8 @@ _RECAP = re.compile(
 # test (tests/equivalence) holds it to the patterns.
 _NEEDLES = ("[evidence check", "[schema check", "Validation feedback:", "Fix the errors and try again.",
             "attempt failed validation", " failed with error:", "Please fix your mistakes.", "For context:")
+# What the gate's correction starts with (grounding.gate): a reader or a test recognises the frame by it.
+EVIDENCE_CHECK_FRAME_PREFIX = "[evidence check]"
 _EVIDENCE_CHECK = re.compile(r"^[ \t>*#]*\[evidence check", re.MULTILINE)
 _SCHEMA_CHECK = re.compile(r"^[ \t>*#]*\[schema check", re.MULTILINE)
 # A tool result longer than this is data, not a framework's retry text.

@@ -29,6 +29,9 @@ def by_position(self: object) -> tuple:
 # conversations ------------------------------------------------------------------------------------------
 
 class Kind(Enum):
+    """What one item of a conversation is to the check (SPEC §2): what it read, what it was told, what it
+    answered, or none of these."""
+
     EVIDENCE = "evidence"  # a tool result: the model read it
     EXEMPT = "exempt"  # the user's text, a system or developer prompt
     ANSWER = "answer"  # an assistant message with no tool calls: judged
@@ -98,6 +101,9 @@ class Problem:
 # verdicts -----------------------------------------------------------------------------------------------
 
 class Status(Enum):
+    """An answer's verdict: grounded, derived (a value computed from read ones) or flagged when judged for
+    evidence; otherwise why it was not judged so."""
+
     GROUNDED = "grounded"
     DERIVED = "derived"
     FLAGGED = "flagged"

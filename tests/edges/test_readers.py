@@ -65,6 +65,26 @@ def test_pydantic_ai_retry_prompts_and_metadata_ground_nothing(tmp_path):
     assert unsupported(verdicts(tmp_path, record)[0][0]) == ["ord-4002", "ord-4003"]
 
 
+def test_pydantic_ai_retry_feedback_and_a_retried_tool_return_are_neither(tmp_path):
+    """pydantic-ai >= 2.6 writes an output retry as retry-feedback and a tool retry as the call's own
+    tool-return with outcome 'retried': both are the framework's words, quoting the model's values back."""
+    record = [
+        {"kind": "request", "instructions": "Say ORD-4009 only if asked.",
+         "parts": [{"part_kind": "user-prompt", "content": "Order status?"}]},
+        {"kind": "response", "parts": [{"part_kind": "text", "content": "ORD-4004 shipped."}]},
+        {"kind": "request", "instructions": "Say ORD-4009 only if asked.",
+         "parts": [{"part_kind": "retry-feedback", "content": "[evidence check] ... The values:\n\"ORD-4004\""}]},
+        {"kind": "response", "parts": [{"part_kind": "tool-call", "tool_name": "f", "args": {"id": "ORD-4005"},
+                                        "tool_call_id": "c"}]},
+        {"kind": "request", "parts": [{"part_kind": "tool-return", "tool_name": "f", "tool_call_id": "c",
+                                       "outcome": "retried", "content": "ORD-4005 is not an order id"}]},
+        {"kind": "response", "parts": [{"part_kind": "text", "content": "ORD-4004 or ORD-4005 shipped (ORD-4009)."}]},
+    ]
+    [first, revised], _ = verdicts(tmp_path, record)
+    assert unsupported(revised) == ["ord-4004", "ord-4005"]  # the instructions, read once, still exempt ORD-4009
+    assert revised.revision == {"values_named": ["ord-4004"], "after_revision": False}
+
+
 def test_langchain_artifact_is_not_evidence_and_dumpd_is_read(tmp_path):
     def dumpd(cls, **kwargs):
         return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", cls], "kwargs": kwargs}

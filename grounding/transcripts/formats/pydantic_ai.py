@@ -1,8 +1,10 @@
 """pydantic-ai message history (``ModelMessagesTypeAdapter`` JSON): requests and responses of parts.
 
-Tool returns live in *requests*, beside user prompts; retry prompts are the
-library's own words (neither evidence nor exempt); ``metadata`` was never sent
-to the model.
+Tool returns live in *requests*, beside user prompts; retry prompts and retry
+feedback are the library's own words (neither evidence nor exempt, SPEC §2);
+``metadata`` was never sent to the model. ``instructions`` ride on every request
+but are one system prompt: each is read when it first appears or changes, so a
+retry's request is not a new user turn.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from grounding.transcripts.formats.common import (
 _EXEMPT_PARTS = frozenset({"system-prompt", "user-prompt", "instruction", "instructions"})
 _RESULT_PARTS = frozenset({"tool-return", "builtin-tool-return"})
 _CALL_PARTS = frozenset({"tool-call", "builtin-tool-call"})
+_RETRY_PARTS = frozenset({"retry-prompt", "retry-feedback"})
 
 
 def recognises(record: object) -> bool:
@@ -40,11 +43,13 @@ def read(record: object, source: str, line: int) -> Conversation:
     items: list[Item] = []
     ledger = CallLedger()
     conversation_id = record.get("id") if isinstance(record, dict) else None
+    instructions = None
     for index, raw in enumerate(messages):
         message = expect_dict(raw, f"messages[{index}]")
         conversation_id = conversation_id or message.get("conversation_id")
-        if isinstance(message.get("instructions"), str):
-            items.append(user_text(message["instructions"]))
+        if isinstance(message.get("instructions"), str) and message["instructions"] != instructions:
+            instructions = message["instructions"]
+            items.append(user_text(instructions))
         parts = [p for p in message.get("parts", []) if isinstance(p, dict)]
         if message.get("kind") == "response":
             items.extend(_response(parts, ledger))
@@ -61,6 +66,9 @@ def _request(parts: list[dict], ledger: CallLedger) -> list[Item]:
             content = part.get("content")
             texts = [content] if isinstance(content, str) else [c for c in content or [] if isinstance(c, str)]
             items.extend(user_text(text) for text in texts)
+        elif kind in _RETRY_PARTS or (kind in _RESULT_PARTS and part.get("outcome") == "retried"):
+            content = part.get("content")
+            items.append(Item(Kind.NEITHER, content if isinstance(content, str) else arguments_text(content) or ""))
         elif kind in _RESULT_PARTS:
             call = ledger.call_for(part.get("tool_call_id"), part.get("tool_name"))
             failed = part.get("outcome") in ("failed", "denied")

@@ -1,0 +1,170 @@
+"""The gate in the agent loop: judge a candidate answer before it ships, and decide what happens to it.
+
+Three postures (the seeds' ``names-and-numbers-from-evidence``):
+
+- ``assist`` records and flags: the answer goes out unchanged, its verdict observable;
+- ``guard`` names the unsupported values back to the model for one more ordinary turn (the tools still on
+  the wire, so it can go and read what it guessed); an answer that still carries them ships flagged;
+- ``rails`` makes the same one revision, then refuses: ``Decision.raise_if_refused()`` raises
+  UnsupportedValuesError rather than return an answer that still carries them.
+
+One revision per turn, latched, and read from the history itself: the gate counts its own correction
+frames since the last user turn, so it holds no state and survives checkpoints, durable execution and
+concurrent runs. Every decision is logged (the ``grounding.gate`` logger), handed to ``on_verdict``, and,
+when OpenTelemetry is installed and a span is recording, added to it as a ``gen_ai.evaluation.result``
+event.
+
+>>> gate = Gate("guard")
+>>> history = [{"role": "user", "content": "Where is my order?"},
+...            {"role": "tool", "content": '{"order": "ORD-4417", "status": "shipped"}'}]
+>>> decision = gate.decide(history, "Order ORD-4471 has shipped.")
+>>> decision.action, [finding.value for finding in decision.verdict.unsupported]
+('revision-asked', ['ord-4471'])
+>>> print(decision.message)
+[evidence check] Your answer states values that appear in no tool result read in this conversation. Look each one up with a tool and answer with what it returns, or leave it out. The values:
+"ORD-4471"
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from grounding.errors import UnsupportedValuesError
+from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX, is_evidence_check
+from grounding.library import Options, answer_text, to_conversation, with_answer
+from grounding.model import EXEMPT, NEITHER, Conversation, Finding, Status, Verdict
+
+if TYPE_CHECKING:
+    from grounding.core.settings import Settings
+
+Posture = Literal["assist", "guard", "rails"]
+Action = Literal["grounded", "revision-asked", "flagged", "refused"]
+POSTURES: tuple[str, ...] = ("assist", "guard", "rails")
+# The correction's authored sentence; the quoted values follow it, and nothing authored comes after them.
+CORRECTION = (f"{EVIDENCE_CHECK_FRAME_PREFIX} Your answer states values that appear in no tool result read in "
+              "this conversation. Look each one up with a tool and answer with what it returns, or leave it out. "
+              "The values:")
+log = logging.getLogger("grounding.gate")
+logging.getLogger("grounding").addHandler(logging.NullHandler())  # a library says nothing until its app configures logging
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the gate decided about one candidate answer.
+
+    action: ``grounded`` (ship it), ``revision-asked`` (send message to the model as one more turn),
+    ``flagged`` (ship it, flagged), ``refused`` (do not ship it). revised: a revision was already spent in
+    this turn when the answer was judged.
+    """
+
+    action: Action
+    verdict: Verdict
+    message: str | None = None
+    revised: bool = False
+
+    @property
+    def unsupported(self) -> tuple[Finding, ...]:
+        return self.verdict.unsupported
+
+    def raise_if_refused(self) -> None:
+        """Raise UnsupportedValuesError when the answer is refused; do nothing otherwise."""
+        if self.action == "refused":
+            raise UnsupportedValuesError(self.verdict.unsupported, self.verdict.candidates, self.revised)
+
+
+class Gate:
+    """Judge candidate answers in the loop under one posture (``assist``, ``guard`` or ``rails``).
+
+    options are grounding.Options (None: the defaults) or the core's Settings; on_verdict is called with
+    every Decision.
+    """
+
+    def __init__(self, posture: Posture = "assist", options: Options | Settings | None = None,
+                 on_verdict: Callable[[Decision], None] | None = None) -> None:
+        if posture not in POSTURES:
+            from grounding.errors import OptionError
+
+            raise OptionError(f"Gate(posture={posture!r}): choose one of {', '.join(POSTURES)}")
+        self.posture = posture
+        self.options = options
+        self.on_verdict = on_verdict
+
+    def __repr__(self) -> str:
+        return f"Gate(posture={self.posture!r})"
+
+    def decide(self, history: object, answer: object, *, format: str | None = None) -> Decision:  # noqa: A002
+        """The decision on answer, a candidate final answer not yet in history (a record in any supported
+        format, a Conversation, or a list of messages). The answer is judged against every tool result the
+        history holds; the revision latch is read from the history's correction frames."""
+        conversation = to_conversation(history, format)
+        return self.decide_conversation(conversation, answer_text(answer))
+
+    def decide_conversation(self, conversation: Conversation, answer: str) -> Decision:
+        from grounding.core.engine import check_conversation
+        from grounding.library import default_options
+
+        options = self.options if self.options is not None else default_options()
+        settings = options.settings if isinstance(options, Options) else options
+        *_, judged = check_conversation(with_answer(conversation, answer), settings)
+        decision = _decision(self.posture, judged.verdict, revisions_asked(conversation))
+        _observe(decision)
+        if self.on_verdict is not None:
+            self.on_verdict(decision)
+        return decision
+
+
+def _decision(posture: str, verdict: Verdict, revisions: int) -> Decision:
+    revised = revisions > 0
+    if verdict.status is not Status.FLAGGED:
+        return Decision("grounded", verdict, revised=revised)
+    if posture == "assist":
+        return Decision("flagged", verdict, revised=revised)
+    if not revised:
+        return Decision("revision-asked", verdict, correction(verdict.unsupported), revised=False)
+    return Decision("flagged" if posture == "guard" else "refused", verdict, revised=True)
+
+
+def correction(unsupported: tuple[Finding, ...]) -> str:
+    """The frame sent back to the model: the authored sentence, then each value as the answer wrote it,
+    quoted, one per line."""
+    quoted = dict.fromkeys('"' + finding.text.replace('"', "'") + '"' for finding in unsupported)
+    return "\n".join((CORRECTION, *quoted))
+
+
+def revisions_asked(conversation: Conversation) -> int:
+    """The gate's correction frames since the last user (or system) turn: the revisions spent in this turn."""
+    asked = 0
+    for item in conversation.items:
+        if item.kind is EXEMPT:
+            asked = 0
+        elif item.kind is NEITHER and is_evidence_check(item.text):
+            asked += 1
+    return asked
+
+
+def _observe(decision: Decision) -> None:
+    values = [finding.text for finding in decision.verdict.unsupported]
+    level = logging.INFO if decision.action == "grounded" else logging.WARNING
+    if log.isEnabledFor(level):
+        log.log(level, "evidence check: %s (%d values examined%s)", decision.action, decision.verdict.candidates,
+                f"; unsupported: {', '.join(values)}" if values else "",
+                extra={"grounding_action": decision.action, "grounding_unsupported": values})
+    _otel_event(decision, values)
+
+
+def _otel_event(decision: Decision, values: list[str]) -> None:
+    """A gen_ai.evaluation.result event on the current span, when OpenTelemetry is installed and recording."""
+    try:
+        from opentelemetry import trace
+    except ImportError:
+        return
+    span = trace.get_current_span()
+    if not span.is_recording():
+        return
+    attributes = {"gen_ai.evaluation.name": "ground.evidence", "gen_ai.evaluation.score.label": decision.action}
+    if values:
+        attributes["gen_ai.evaluation.explanation"] = "unsupported: " + ", ".join(values)
+    span.add_event("gen_ai.evaluation.result", attributes=attributes)

@@ -1,0 +1,245 @@
+"""The library face: ``Options`` (the one option table as Python values), ``check``, ``check_answer`` and
+``run``. What ``ground check`` does, for a program that already holds its records, or its files' paths.
+
+>>> options = Options(shapes={"order": r"ord-\\d{4,}"}, exempt=["v2"])
+>>> options.min_digits, options.shapes
+(4, {'order': 'ord-\\\\d{4,}'})
+>>> Options(min_digits=0)
+Traceback (most recent call last):
+    ...
+grounding.errors.OptionError: Options(min_digits=0): must be a whole number of 1 or more
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from grounding.cli.config import _problem, resolve, settings_from
+from grounding.cli.options import KEYS
+from grounding.errors import GroundingError, OptionError, RecordError
+from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Summary, Verdict
+
+if TYPE_CHECKING:
+    from grounding.core.settings import Settings
+
+# The table's keys a library caller has no use for: how the command line shows a run.
+TERMINAL_KEYS = frozenset({"output-format", "output", "statistics", "progress", "quiet", "verbose"})
+
+
+def _default(key: str) -> object:
+    """The option table's default for key (a fresh copy of a list or table)."""
+    value = KEYS[key].default
+    if isinstance(value, (list, dict)):
+        return field(default_factory=lambda: type(value)(value))
+    return value
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option of ``ground check`` that decides a verdict or an exit status, as Python values: the same
+    names as the configuration keys (``exempt-regex`` is ``exempt_regex``), the same defaults, checked the
+    same way. ``ground check --help`` says what each does; ``Options.from_config()`` reads a
+    ``[tool.ground]`` table. A bad value raises OptionError naming the option and what it must be."""
+
+    shapes: Mapping[str, str] = _default("shapes")  # name -> regex, matched against a whole token, any case
+    exempt: Sequence[str] = _default("exempt")  # values never flagged
+    exempt_regex: Sequence[str] = _default("exempt-regex")  # values matching one of these are never flagged
+    min_digits: int = _default("min-digits")  # digits a bare number needs to be examined
+    derived: bool = _default("derived")  # explain values by arithmetic and date offsets (§9.7, §9.9, §9.19)
+    fail_on_derived: bool = _default("fail-on-derived")
+    fail_on_example: bool = _default("fail-on-example")
+    fail_on_unjudgeable: bool = _default("fail-on-unjudgeable")
+    exit_zero: bool = _default("exit-zero")
+    strict: bool = _default("strict")  # exit 2 when any record cannot be read
+    select: Sequence[str] = _default("select")  # report only these rules (code, name or prefix)
+    ignore: Sequence[str] = _default("ignore")
+    allow_empty: bool = _default("allow-empty")
+    input_format: str | None = _default("input-format")  # a format name `ground formats` lists; None: detect
+    baseline: str | os.PathLike | None = _default("baseline")
+    stale_baseline_fails: bool = _default("stale-baseline-fails")
+    explain: bool = _default("explain")  # fill each answer's explanation: where every value was read
+    schema: str | os.PathLike | None = _default("schema")
+    schema_for: Mapping[str, str] = _default("schema-for")  # conversation-id glob -> schema file
+    require_tool: Sequence[str] = _default("require-tool")
+    code_needs_execution: str | None = _default("code-needs-execution")
+    contract_warn_only: bool = _default("contract-warn-only")
+    jobs: int = _default("jobs")  # worker processes for run() (0: one per core)
+    flush_after: float | None = _default("flush-after")
+    max_record_bytes: int = _default("max-record-bytes")
+    _settings: Settings = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            if spec.init:
+                object.__setattr__(self, spec.name, _checked(spec.name, getattr(self, spec.name)))
+        try:
+            object.__setattr__(self, "_settings", settings_from(self))
+        except OptionError:
+            raise
+        except GroundingError as error:  # a schema file that cannot be read, a bad pattern
+            raise OptionError(str(error)) from None
+
+    def __getitem__(self, key: str) -> object:
+        """The value of a configuration key (``min-digits``), as the option table names it."""
+        value = getattr(self, key.replace("-", "_"))
+        return list(value) if isinstance(value, tuple) else value
+
+    @property
+    def settings(self) -> Settings:
+        """What the core judges with (grounding.core.settings.Settings)."""
+        return self._settings
+
+    @classmethod
+    def from_config(cls, path: str | os.PathLike | None = None, **overrides: object) -> Options:
+        """The options a ``ground.toml`` or ``[tool.ground]`` table gives (path, or the nearest one from the
+        current directory up), with overrides on top."""
+        resolved = resolve({}, Path(path) if path is not None else None)
+        values = {key.replace("-", "_"): value for key, value in resolved.values.items() if key not in TERMINAL_KEYS}
+        return cls(**{**values, **overrides})
+
+
+def _checked(name: str, value: object) -> object:
+    """value held to its key's rule in the option table; lists become tuples, tables plain dicts."""
+    key = name.replace("_", "-")
+    kind = KEYS[key].kind
+    if kind == "list" and isinstance(value, (list, tuple)):
+        value = tuple(value)
+    elif kind in ("table", "paths") and isinstance(value, Mapping):
+        value = dict(value)
+    elif kind == "str" and isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if value is None and KEYS[key].default is None:
+        return None
+    problem = _problem(key, list(value) if isinstance(value, tuple) else value)
+    if problem:
+        raise OptionError(f"Options({name}={value!r}): {problem}")
+    return value
+
+
+def _settings_of(options: Options | Settings | None) -> tuple[Settings, Options | None]:
+    if options is None:
+        options = default_options()
+    if isinstance(options, Options):
+        return options.settings, options
+    return options, None  # a grounding.core.settings.Settings, as the CLI builds
+
+
+@cache
+def default_options() -> Options:
+    """Options(), built once: the defaults read no file."""
+    return Options()
+
+
+def check(record: object, options: Options | Settings | None = None, *, input_format: str | None = None,
+          source: str = "<record>") -> list[JudgedAnswer]:
+    """Judge every final answer of one record against the tool results read before it.
+
+    record is a parsed record (a dict or list, as ``json.loads`` gives; parse with
+    ``parse_float=decimal.Decimal`` to keep every digit of a long number), its JSON text (``str`` or
+    ``bytes``, parsed exactly), or a Conversation. input_format (or ``options.input_format``) forces a
+    format instead of detecting it. A record that cannot be read raises RecordError, naming why.
+    """
+    from grounding.run.judging import judge_event
+
+    settings, given = _settings_of(options)
+    conversation = to_conversation(record, input_format or (given.input_format if given else None), source)
+    return judge_event(conversation, settings, explain=bool(given and given.explain))
+
+
+def check_answer(history: object, answer: object, options: Options | Settings | None = None, *,
+                 format: str | None = None) -> Verdict:  # noqa: A002 (the issue's and the readers' word)
+    """The verdict on a candidate answer that is not yet in the history: judged against every tool result
+    the history holds. history is a record in any format (or a Conversation, or ``[]``); answer is the text
+    (anything else is judged as its JSON)."""
+    settings, given = _settings_of(options)
+    conversation = with_answer(to_conversation(history, format or (given.input_format if given else None)),
+                               answer_text(answer))
+    from grounding.core.engine import check_conversation
+
+    *_, judged = check_conversation(conversation, settings)
+    return judged.verdict
+
+
+def to_conversation(record: object, input_format: str | None = None, source: str = "<record>") -> Conversation:
+    """A record in any supported format (its JSON text too), or a Conversation, as a Conversation."""
+    if isinstance(record, Conversation):
+        return record
+    from grounding.transcripts.formats import read_record, resolve_format
+    from grounding.transcripts.records import loads
+
+    if isinstance(record, (str, bytes)):
+        try:
+            record = loads(record.encode() if isinstance(record, str) else record)
+        except ValueError as error:
+            raise RecordError(f"{source}: not JSON ({error})") from None
+    if isinstance(record, (list, tuple)) and not record:
+        return Conversation(source, 1, None, (), input_format or "")
+    if isinstance(record, tuple):
+        record = list(record)
+    return read_record(record, source, 1, resolve_format(input_format) if input_format else None)
+
+
+def with_answer(conversation: Conversation, answer: str) -> Conversation:
+    """The conversation with answer as its last item: the history's own answers stay, judged as before."""
+    return Conversation(conversation.source, conversation.line, conversation.id,
+                        (*conversation.items, Item(ANSWER, answer)), conversation.input_format)
+
+
+def answer_text(answer: object) -> str:
+    """An answer as the check reads it: text as is; a structured output (a pydantic model, a dataclass, a
+    dict or list) as its JSON."""
+    if isinstance(answer, str):
+        return answer
+    import orjson
+
+    dump = getattr(answer, "model_dump", None)
+    value = dump(mode="json") if callable(dump) else answer
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError as error:
+        raise GroundingError(f"cannot read the answer {type(answer).__name__} as JSON ({error})") from None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run over files gives: every judged answer and every problem, in input order, the summary
+    that counts them, and the exit status ``ground check`` would end with."""
+
+    answers: tuple[JudgedAnswer, ...]
+    problems: tuple[Problem, ...]
+    summary: Summary
+    exit_code: int
+
+
+def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
+        jobs: int | None = None) -> RunResult:
+    """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
+    baseline, rule selection and exit status included), collecting the answers instead of reporting them."""
+    from grounding.cli.exit_codes import exit_code
+    from grounding.cli.rules import adjustment
+    from grounding.run.baseline import Baseline
+    from grounding.run.runner import judge_inputs
+    from grounding.transcripts.files import check_readable, expand
+
+    options = options if options is not None else default_options()
+    inputs = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    check_readable(inputs)
+    known = Baseline.load(Path(options.baseline)) if options.baseline is not None else None
+    files = expand(inputs)
+    summary = Summary()
+    answers: list[JudgedAnswer] = []
+    problems: list[Problem] = []
+    for event in judge_inputs(files, options.settings, summary, options.input_format,
+                              adjust=adjustment(known, options.settings), explain=options.explain,
+                              max_record_bytes=options.max_record_bytes,
+                              jobs=options.jobs if jobs is None else jobs, expanded=True,
+                              flush_after=options.flush_after):
+        (problems if isinstance(event, Problem) else answers).append(event)
+    stale = known is not None and bool(known.stale(files)) and options.stale_baseline_fails
+    code = exit_code(summary, options.settings, strict=options.strict, stale_fails=stale)
+    return RunResult(tuple(answers), tuple(problems), summary, int(code))

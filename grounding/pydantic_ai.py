@@ -1,0 +1,83 @@
+"""The evidence gate in a pydantic-ai agent: a capability (or an output validator) that judges every final
+output against the tool results the run has read.
+
+    from pydantic_ai import Agent
+    from grounding.pydantic_ai import EvidenceGate
+
+    agent = Agent("openai:gpt-5", tools=[lookup_order], capabilities=[EvidenceGate("guard")],
+                  retries={"output": 1})  # guard and rails send one correction: an output retry
+    result = agent.run_sync("Where is my order?")
+
+It hooks in after pydantic-ai's own output validation (schema first, evidence second): an output that
+exhausted its schema retries never reaches it. Under ``guard`` a flagged output raises
+``ModelRetry(correction)``, so the model gets one more ordinary turn with its tools; the revised output
+ships, flagged if it still carries an invention. Under ``rails`` a revised output that still carries one
+raises UnsupportedValuesError. Under ``assist`` every output ships; each decision goes to ``on_verdict``,
+the ``grounding.gate`` logger and OpenTelemetry. The history is read from ``ModelMessagesTypeAdapter``'s
+JSON, the form ``ground check`` reads a saved pydantic-ai run in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+try:
+    from pydantic_ai import ModelRetry, RunContext
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError(
+        "grounding.pydantic_ai needs pydantic-ai: pip install 'ground[pydantic-ai]' (or pydantic-ai-slim)"
+    ) from error
+
+from grounding.gate import Decision, Gate, Posture
+from grounding.library import Options
+
+__all__ = ["EvidenceGate", "decide", "output_validator"]
+
+
+def decide(gate: Gate, messages: Sequence[ModelMessage], output: object) -> Decision:
+    """The gate's decision on output, the run's final output, given the run's messages (the response that
+    carries the output, when it is the last message, is not history)."""
+    history = list(messages)
+    if history and isinstance(history[-1], ModelResponse):
+        history.pop()
+    return gate.decide(ModelMessagesTypeAdapter.dump_python(history, mode="json"), output, format="pydantic-ai")
+
+
+def _enforce(decision: Decision) -> None:
+    if decision.action == "revision-asked":
+        raise ModelRetry(decision.message)
+    decision.raise_if_refused()
+
+
+@dataclass
+class EvidenceGate(AbstractCapability[Any]):
+    """A pydantic-ai capability: the gate under posture (``assist``, ``guard`` or ``rails``) on every final
+    output. guard and rails need an output retry budget of at least 1."""
+
+    posture: Posture = "guard"
+    options: Options | None = None
+    on_verdict: Callable[[Decision], None] | None = None
+
+    def __post_init__(self) -> None:
+        self._gate = Gate(self.posture, self.options, self.on_verdict)
+
+    async def after_output_process(self, ctx: RunContext[Any], *, output_context: Any, output: Any) -> Any:
+        _enforce(decide(self._gate, ctx.messages, output))
+        return output
+
+
+def output_validator(posture: Posture = "guard", options: Options | None = None,
+                     on_verdict: Callable[[Decision], None] | None = None,
+                     ) -> Callable[[RunContext[Any], Any], Awaitable[Any]]:
+    """The same gate as an output validator, for ``agent.output_validator(output_validator("guard"))``."""
+    gate = Gate(posture, options, on_verdict)
+
+    async def validate(ctx: RunContext[Any], output: Any) -> Any:
+        _enforce(decide(gate, ctx.messages, output))
+        return output
+
+    return validate

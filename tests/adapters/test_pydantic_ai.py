@@ -1,0 +1,94 @@
+"""grounding.pydantic_ai: the gate as a pydantic-ai capability, run offline with a scripted FunctionModel."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pydantic_ai", reason="the pydantic-ai extra is not installed (pip install '.[pydantic-ai]')")
+
+from pydantic_ai import Agent  # noqa: E402
+from pydantic_ai.messages import ModelMessagesTypeAdapter, ModelResponse, TextPart, ToolCallPart  # noqa: E402
+from pydantic_ai.models.function import FunctionModel  # noqa: E402
+from scripted import INVENTED, ORDER, QUESTION, REAL, corrected, recheck  # noqa: E402
+
+import grounding  # noqa: E402
+from grounding.pydantic_ai import EvidenceGate, output_validator  # noqa: E402
+
+
+def _model(stubborn: bool = False) -> FunctionModel:
+    def respond(messages, info):
+        parts = [part for message in messages for part in message.parts]
+        texts = [part.content for part in parts if isinstance(getattr(part, "content", None), str)]
+        if any(part.part_kind == "tool-return" for part in parts):
+            return ModelResponse(parts=[TextPart(REAL)])
+        if corrected(texts) and not stubborn:
+            return ModelResponse(parts=[ToolCallPart("latest_order", {})])
+        return ModelResponse(parts=[TextPart(INVENTED)])
+
+    return FunctionModel(respond)
+
+
+def _agent(posture: str, stubborn: bool = False, decisions: list | None = None, **gate) -> Agent:
+    on_verdict = decisions.append if decisions is not None else None
+    agent = Agent(_model(stubborn), capabilities=[EvidenceGate(posture, on_verdict=on_verdict, **gate)],
+                  retries={"output": 1})
+
+    @agent.tool_plain
+    def latest_order() -> dict:
+        return ORDER
+
+    return agent
+
+
+def _recorded(result) -> list:
+    return ModelMessagesTypeAdapter.dump_python(result.all_messages(), mode="json")
+
+
+def test_assist_ships_the_invention_flagged(tmp_path):
+    decisions = []
+    result = _agent("assist", decisions=decisions).run_sync(QUESTION)
+    assert result.output == INVENTED and [d.action for d in decisions] == ["flagged"]
+    [answer] = recheck(_recorded(result), tmp_path)
+    assert answer["status"] == "flagged" and answer["format"] == "pydantic-ai"
+
+
+def test_guard_asks_one_revision_and_ships_the_grounded_answer(tmp_path):
+    decisions = []
+    result = _agent("guard", decisions=decisions).run_sync(QUESTION)
+    assert result.output == REAL and [d.action for d in decisions] == ["revision-asked", "grounded"]
+    first, revised = recheck(_recorded(result), tmp_path)
+    assert first["status"] == "flagged"
+    assert revised["status"] == "grounded"
+    assert revised["evidence_recheck"] == {"values_named": ["ord-55120"], "after_revision": True}
+
+
+def test_guard_ships_a_stubborn_revision_flagged_and_the_record_says_so(tmp_path):
+    decisions = []
+    result = _agent("guard", stubborn=True, decisions=decisions).run_sync(QUESTION)
+    assert result.output == INVENTED and [d.action for d in decisions] == ["revision-asked", "flagged"]
+    # the correction quoted ORD-55120 back: read from pydantic-ai's own record it must not exempt the repeat
+    _, revised = recheck(_recorded(result), tmp_path)
+    assert revised["status"] == "flagged" and [u["value"] for u in revised["unsupported"]] == ["ord-55120"]
+    assert revised["evidence_recheck"]["after_revision"] is False
+
+
+def test_rails_refuses_a_stubborn_revision():
+    with pytest.raises(grounding.UnsupportedValuesError) as raised:
+        _agent("rails", stubborn=True).run_sync(QUESTION)
+    assert [f.text for f in raised.value.values] == ["ORD-55120"] and raised.value.revised
+
+
+def test_rails_ships_a_revision_that_read_the_value():
+    assert _agent("rails").run_sync(QUESTION).output == REAL
+
+
+def test_options_reach_the_capability():
+    agent = _agent("rails", stubborn=True, options=grounding.Options(exempt=["ORD-55120"]))
+    assert agent.run_sync(QUESTION).output == INVENTED
+
+
+def test_the_output_validator_form_gates_alike():
+    agent = Agent(_model(), retries={"output": 1})
+    agent.tool_plain(lambda: ORDER, name="latest_order")
+    agent.output_validator(output_validator("guard"))
+    assert agent.run_sync(QUESTION).output == REAL

@@ -1,0 +1,136 @@
+"""The gate in the loop (grounding.Gate): what each posture does with a flagged answer, the one revision per
+turn read from the history, the correction frame, the refusal, and that every decision is observable."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+import grounding
+from grounding.gate import CORRECTION, revisions_asked
+from grounding.library import to_conversation
+
+USER = {"role": "user", "content": "What is the status of my last order?"}
+CALL = {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                                             "function": {"name": "latest_order", "arguments": "{}"}}]}
+RESULT = {"role": "tool", "tool_call_id": "c1", "content": '{"order": "ORD-40001", "status": "shipped"}'}
+READ = [USER, CALL, RESULT]
+INVENTED = "Your last order ORD-55120 has shipped."
+REAL = "Your last order ORD-40001 has shipped."
+
+
+def _after_correction(history: list[dict], answer: str) -> list[dict]:
+    """history, the model's flagged answer, and the gate's correction sent back as the framework sends it."""
+    message = grounding.Gate("guard").decide(history, answer).message
+    return [*history, {"role": "assistant", "content": answer}, {"role": "user", "content": message}]
+
+
+@pytest.mark.parametrize("posture", ["assist", "guard", "rails"])
+def test_a_grounded_answer_ships_under_every_posture(posture):
+    decision = grounding.Gate(posture).decide(READ, REAL)
+    assert (decision.action, decision.message, decision.revised) == ("grounded", None, False)
+    decision.raise_if_refused()
+
+
+@pytest.mark.parametrize(("posture", "first", "after_one_revision"), [
+    ("assist", "flagged", "flagged"),
+    ("guard", "revision-asked", "flagged"),
+    ("rails", "revision-asked", "refused"),
+])
+def test_what_each_posture_does_with_a_flagged_answer(posture, first, after_one_revision):
+    gate = grounding.Gate(posture)
+    assert gate.decide(READ, INVENTED).action == first
+    second = gate.decide(_after_correction(READ, INVENTED), INVENTED)
+    assert (second.action, second.revised) == (after_one_revision, True)
+
+
+def test_a_revision_that_reads_the_value_ships_grounded():
+    revised = [*_after_correction([USER], INVENTED), CALL, RESULT]
+    decision = grounding.Gate("rails").decide(revised, REAL)
+    assert (decision.action, decision.revised) == ("grounded", True)
+
+
+def test_the_latch_is_one_revision_per_user_turn_read_from_the_history():
+    spent = _after_correction(READ, INVENTED)
+    assert revisions_asked(to_conversation(spent)) == 1
+    next_turn = [*spent, {"role": "assistant", "content": INVENTED}, {"role": "user", "content": "And my other one?"}]
+    assert revisions_asked(to_conversation(next_turn)) == 0
+    assert grounding.Gate("guard").decide(next_turn, INVENTED).action == "revision-asked"
+
+
+def test_the_correction_is_the_authored_frame_then_the_quoted_values_and_nothing_after():
+    decision = grounding.Gate("guard").decide(READ, "Order ORD-55120, tracking 1Z999AA10123456799, ships today.")
+    frame, *values = decision.message.split("\n")
+    assert frame == CORRECTION and frame.startswith(grounding.EVIDENCE_CHECK_FRAME_PREFIX)
+    assert values == ['"ORD-55120"', '"1Z999AA10123456799"']
+
+
+def test_the_correction_is_neither_exempt_nor_evidence_when_read_back():
+    """Quoting the invented values back must not exempt them: the revised answer repeating them is flagged."""
+    history = _after_correction(READ, INVENTED)
+    verdict = grounding.check_answer(history, INVENTED)
+    assert verdict.status is grounding.Status.FLAGGED
+    [*_, judged] = grounding.check({"messages": [*history, {"role": "assistant", "content": INVENTED}]})
+    assert judged.verdict.revision == {"values_named": ["ord-55120"], "after_revision": False}
+
+
+def test_the_refusal_names_the_values_and_the_fix_not_the_answer():
+    decision = grounding.Gate("rails").decide(_after_correction(READ, INVENTED), INVENTED)
+    with pytest.raises(grounding.UnsupportedValuesError) as raised:
+        decision.raise_if_refused()
+    error = raised.value
+    assert [f.value for f in error.values] == ["ord-55120"] and error.revised and error.candidates == 1
+    assert "'ORD-55120'" in str(error) and "read from a tool result" in str(error)
+    assert INVENTED not in str(error) and isinstance(error, grounding.GroundingError)
+
+
+def test_options_reach_the_gate():
+    gate = grounding.Gate("rails", grounding.Options(exempt=["ORD-55120"]))
+    assert gate.decide(READ, INVENTED).action == "grounded"
+
+
+def test_a_bad_posture_is_an_option_error():
+    with pytest.raises(grounding.OptionError, match="assist, guard, rails"):
+        grounding.Gate("strict")
+
+
+def test_the_history_may_be_any_supported_format_or_its_json_text():
+    anthropic = {"system": "You help with orders.", "messages": [
+        {"role": "user", "content": USER["content"]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "latest_order", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": RESULT["content"]}]}]}
+    gate = grounding.Gate("guard")
+    assert gate.decide(anthropic, REAL).action == "grounded"
+    assert gate.decide(json.dumps(READ), INVENTED).action == "revision-asked"
+
+
+def test_every_decision_is_logged_and_handed_to_on_verdict(caplog):
+    seen = []
+    gate = grounding.Gate("assist", on_verdict=seen.append)
+    with caplog.at_level(logging.INFO, logger="grounding"):
+        gate.decide(READ, REAL)
+        gate.decide(READ, INVENTED)
+    assert [d.action for d in seen] == ["grounded", "flagged"]
+    assert [(r.levelname, r.grounding_action) for r in caplog.records] == [("INFO", "grounded"), ("WARNING", "flagged")]
+    assert "ORD-55120" in caplog.records[1].getMessage()
+
+
+def test_a_decision_is_an_open_telemetry_evaluation_event_on_the_current_span():
+    pytest.importorskip("opentelemetry.sdk", reason="the otel extra (opentelemetry-sdk) is not installed")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    with provider.get_tracer("test").start_as_current_span("invoke_agent"):
+        grounding.Gate("guard").decide(READ, INVENTED)
+    [span] = exporter.get_finished_spans()
+    [event] = span.events
+    assert event.name == "gen_ai.evaluation.result"
+    assert dict(event.attributes) == {"gen_ai.evaluation.name": "ground.evidence",
+                                      "gen_ai.evaluation.score.label": "revision-asked",
+                                      "gen_ai.evaluation.explanation": "unsupported: ORD-55120"}
