@@ -1,0 +1,115 @@
+"""The evidence gate in a LangChain v1 agent (``create_agent``), or in a hand-built LangGraph graph.
+
+    from langchain.agents import create_agent
+    from grounding.langchain import EvidenceGate
+
+    agent = create_agent("openai:gpt-5", tools=[lookup_order], system_prompt="You help with orders.",
+                         middleware=[EvidenceGate("guard")])
+    result = agent.invoke({"messages": [{"role": "user", "content": "Where is my order?"}]})
+
+``EvidenceGate`` is an ``AgentMiddleware``: its ``after_model`` hook judges each final answer (an AI message
+with no tool calls) against the tool results in the agent state. Under ``guard`` and ``rails`` a flagged
+answer gets the correction as one visible extra turn (a human message, ``jump_to: "model"``), the tools
+still bound; under ``rails`` a revision that still carries an invention raises UnsupportedValuesError. The
+system prompt, which is not in the agent state, is read in ``wrap_model_call`` and kept in the state
+(``grounding_system_prompt``) as exempt text, so the gate stays stateless across checkpoints.
+Structured output is judged after LangChain has parsed it (schema first, evidence second).
+
+``gate_node()`` is the same check as a plain node for a graph built by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+try:
+    from langchain.agents.middleware import AgentMiddleware, AgentState, ExtendedModelResponse, hook_config
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, messages_to_dict
+    from langgraph.graph import END
+    from langgraph.types import Command
+    from typing_extensions import NotRequired
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError("grounding.langchain needs LangChain v1: pip install 'ground[langchain]'") from error
+
+from grounding.gate import Decision, Gate, Posture
+from grounding.library import Options
+
+__all__ = ["EvidenceGate", "GroundingState", "decide", "gate_node"]
+
+SYSTEM_PROMPT_KEY = "grounding_system_prompt"
+
+
+class GroundingState(AgentState):
+    """The agent state with the system prompt the model was last sent (exempt text for the gate)."""
+
+    grounding_system_prompt: NotRequired[str]
+
+
+def decide(gate: Gate, messages: list[BaseMessage], system_prompt: str | None = None) -> Decision | None:
+    """The gate's decision on the last message when it is a final answer (an AI message with no tool
+    calls), judged against the messages before it; None when it is not one."""
+    if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
+        return None
+    history = messages_to_dict(messages[:-1])
+    if system_prompt:
+        history.insert(0, {"type": "system", "data": {"content": system_prompt}})
+    return gate.decide(history, str(messages[-1].text), format="langchain")
+
+
+class EvidenceGate(AgentMiddleware):
+    """A LangChain v1 agent middleware: the gate under posture (``assist``, ``guard`` or ``rails``) on every
+    final answer."""
+
+    state_schema = GroundingState
+
+    def __init__(self, posture: Posture = "guard", options: Options | None = None,
+                 on_verdict: Callable[[Decision], None] | None = None) -> None:
+        super().__init__()
+        self.gate = Gate(posture, options, on_verdict)
+
+    def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        return _with_system_prompt(request, handler(request))
+
+    async def awrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        return _with_system_prompt(request, await handler(request))
+
+    @hook_config(can_jump_to=["model"])
+    def after_model(self, state: GroundingState, runtime: Any) -> dict[str, Any] | None:
+        decision = decide(self.gate, state["messages"], state.get(SYSTEM_PROMPT_KEY))
+        if decision is None:
+            return None
+        if decision.action == "revision-asked":
+            return {"messages": [HumanMessage(content=decision.message)], "jump_to": "model"}
+        decision.raise_if_refused()
+        return None
+
+
+def _with_system_prompt(request: Any, response: Any) -> Any:
+    """The model's response, with the system prompt it was sent kept in the state for the gate."""
+    system = request.system_message
+    if system is None or isinstance(response, ExtendedModelResponse):
+        return response
+    return ExtendedModelResponse(model_response=response, command=Command(update={SYSTEM_PROMPT_KEY: str(system.text)}))
+
+
+def gate_node(posture: Posture = "guard", options: Options | None = None, *, model: str = "model",
+              tools: str = "tools", then: str = END, system_prompt: str | None = None,
+              on_verdict: Callable[[Decision], None] | None = None) -> Callable[[dict], Command]:
+    """The gate as a node of a hand-built LangGraph graph, placed after the model node (as its router): tool
+    calls go on to tools; a final answer that needs its revision goes back to model with the correction;
+    any other final answer goes on to then."""
+    gate = Gate(posture, options, on_verdict)
+
+    def evidence_check(state: dict) -> Command:
+        last = state["messages"][-1] if state["messages"] else None
+        if isinstance(last, AIMessage) and last.tool_calls:
+            return Command(goto=tools)
+        decision = decide(gate, state["messages"], system_prompt)
+        if decision is not None and decision.action == "revision-asked":
+            return Command(goto=model, update={"messages": [HumanMessage(content=decision.message)]})
+        if decision is not None:
+            decision.raise_if_refused()
+        return Command(goto=then)
+
+    return evidence_check

@@ -1,0 +1,142 @@
+"""grounding.langchain: the gate as a LangChain v1 agent middleware and as a LangGraph node, run offline with
+a scripted chat model."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("langchain.agents", reason="the langchain extra is not installed (pip install '.[langchain]')")
+
+from langchain.agents import create_agent  # noqa: E402
+from langchain_core.language_models import BaseChatModel  # noqa: E402
+from langchain_core.messages import AIMessage, messages_to_dict  # noqa: E402
+from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
+from langchain_core.tools import tool  # noqa: E402
+from scripted import INVENTED, ORDER, QUESTION, REAL, corrected, recheck  # noqa: E402
+
+import grounding  # noqa: E402
+from grounding.langchain import EvidenceGate, gate_node  # noqa: E402
+
+SYSTEM = "You answer questions about orders. Customer since 2019, account ACC-77310."
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Invents an order id; given the correction, calls the tool and answers with what it returned (unless
+    stubborn). It records the system prompts it was sent."""
+
+    stubborn: bool = False
+    systems: list = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools, **kwargs):
+        return self
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        self.systems.extend(m.content for m in messages if m.type == "system")
+        texts = [m.content for m in messages if isinstance(m.content, str)]
+        if any(m.type == "tool" for m in messages):
+            reply = AIMessage(content=REAL)
+        elif corrected(texts) and not self.stubborn:
+            reply = AIMessage(content="", tool_calls=[{"name": "latest_order", "args": {}, "id": "call_1"}])
+        else:
+            reply = AIMessage(content=INVENTED)
+        return ChatResult(generations=[ChatGeneration(message=reply)])
+
+
+@tool
+def latest_order() -> dict:
+    """The customer's latest order."""
+    return ORDER
+
+
+def _run(posture: str, stubborn: bool = False, decisions: list | None = None, **gate) -> dict:
+    on_verdict = decisions.append if decisions is not None else None
+    model = ScriptedChatModel(stubborn=stubborn, systems=[])
+    agent = create_agent(model, tools=[latest_order], system_prompt=SYSTEM,
+                         middleware=[EvidenceGate(posture, on_verdict=on_verdict, **gate)])
+    return agent.invoke({"messages": [{"role": "user", "content": QUESTION}]})
+
+
+def _answers(result: dict) -> list[str]:
+    return [m.content for m in result["messages"] if isinstance(m, AIMessage) and not m.tool_calls]
+
+
+def test_assist_ships_the_invention_flagged(tmp_path):
+    decisions = []
+    result = _run("assist", decisions=decisions)
+    assert _answers(result) == [INVENTED] and [d.action for d in decisions] == ["flagged"]
+    [answer] = recheck(messages_to_dict(result["messages"]), tmp_path)
+    assert answer["status"] == "flagged" and answer["format"] == "langchain"
+
+
+def test_guard_sends_one_visible_correction_and_ships_the_grounded_answer(tmp_path):
+    decisions = []
+    result = _run("guard", decisions=decisions)
+    assert _answers(result) == [INVENTED, REAL] and [d.action for d in decisions] == ["revision-asked", "grounded"]
+    assert result["grounding_system_prompt"] == SYSTEM
+    first, revised = recheck(messages_to_dict(result["messages"]), tmp_path)
+    assert (first["status"], revised["status"]) == ("flagged", "grounded")
+    assert revised["evidence_recheck"] == {"values_named": ["ord-55120"], "after_revision": True}
+
+
+def test_guard_ships_a_stubborn_revision_flagged_and_the_record_says_so(tmp_path):
+    decisions = []
+    result = _run("guard", stubborn=True, decisions=decisions)
+    assert _answers(result) == [INVENTED, INVENTED] and [d.action for d in decisions] == ["revision-asked", "flagged"]
+    _, revised = recheck(messages_to_dict(result["messages"]), tmp_path)
+    assert revised["status"] == "flagged" and revised["evidence_recheck"]["after_revision"] is False
+
+
+def test_rails_refuses_a_stubborn_revision():
+    with pytest.raises(grounding.UnsupportedValuesError) as raised:
+        _run("rails", stubborn=True)
+    assert [f.text for f in raised.value.values] == ["ORD-55120"]
+
+
+def test_the_system_prompt_is_exempt_text_for_the_gate():
+    """ACC-77310 is in the system prompt only, which is not in the agent state: the middleware keeps it."""
+    from langchain_core.messages import HumanMessage, ToolMessage
+
+    from grounding.langchain import decide
+
+    state = _run("guard")
+    assert state["grounding_system_prompt"] == SYSTEM
+    history = [HumanMessage(QUESTION), AIMessage("", tool_calls=[{"name": "latest_order", "args": {}, "id": "c1"}]),
+               ToolMessage('{"order_id": "ORD-40001", "status": "shipped"}', tool_call_id="c1"),
+               AIMessage("Account ACC-77310: your last order ORD-40001 has shipped.")]
+    gate = grounding.Gate("rails")
+    assert decide(gate, history, state["grounding_system_prompt"]).action == "grounded"
+    assert decide(gate, history).action == "revision-asked"
+    assert decide(gate, history[:2]) is None  # tool calls are not an answer
+
+
+def test_the_node_routes_a_hand_built_graph():
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    model = ScriptedChatModel(systems=[])
+
+    def call_model(state: MessagesState) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", call_model)
+    graph.add_node("tools", ToolNode([latest_order]))
+    graph.add_node("evidence", gate_node("guard"), destinations=("model", "tools", "__end__"))
+    graph.add_edge(START, "model")
+    graph.add_edge("model", "evidence")
+    graph.add_edge("tools", "model")
+    result = graph.compile().invoke({"messages": [{"role": "user", "content": QUESTION}]})
+    assert _answers(result) == [INVENTED, REAL]
+
+
+def test_an_async_run_gates_alike():
+    import asyncio
+
+    agent = create_agent(ScriptedChatModel(systems=[]), tools=[latest_order], system_prompt=SYSTEM,
+                         middleware=[EvidenceGate("guard")])
+    result = asyncio.run(agent.ainvoke({"messages": [{"role": "user", "content": QUESTION}]}))
+    assert _answers(result) == [INVENTED, REAL] and result["grounding_system_prompt"] == SYSTEM
