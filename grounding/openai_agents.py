@@ -1,0 +1,128 @@
+"""The evidence gate in an OpenAI Agents SDK run.
+
+    from agents import Agent
+    from grounding.openai_agents import run_guarded
+
+    agent = Agent(name="support", instructions="You help with orders.", tools=[lookup_order])
+    guarded = await run_guarded(agent, "Where is my order?", posture="guard")
+    print(guarded.final_output, guarded.decision.action)
+
+The SDK has no in-loop retry of a final output, so ``run_guarded`` (and ``run_guarded_sync``) makes the
+revision a second run: the first run's input list, its answer, and the correction as the next user turn,
+the tools still on the agent. ``guard`` returns the revised run (its decision says whether it is still
+flagged); ``rails`` raises UnsupportedValuesError when the revision still carries an invention.
+
+For a plain ``Runner.run``, ``EvidenceCheck`` gives the pieces: ``hooks`` (RunHooks that capture each model
+call's system prompt and input items: the evidence the final answer is judged against) and
+``guardrail`` (an output guardrail; under ``assist`` and ``guard`` it never trips, under ``rails``, where a
+plain run has no revision to give, a flagged answer trips it). The guardrail runs after the SDK has
+parsed the output type (schema first, evidence second).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+try:
+    from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, RunContextWrapper, RunHooks, Runner
+    from agents.result import RunResult
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError("grounding.openai_agents needs the OpenAI Agents SDK: pip install 'ground[openai-agents]'"
+                      ) from error
+
+from grounding.gate import Decision, Gate, Posture
+from grounding.library import Options
+
+__all__ = ["EvidenceCheck", "GuardedRun", "run_guarded", "run_guarded_sync"]
+
+
+class _CaptureInput(RunHooks[Any]):
+    """Each model call's system prompt and input items, by run (its context wrapper), for the guardrail."""
+
+    def __init__(self) -> None:
+        self.inputs: dict[int, tuple[str | None, list]] = {}
+
+    async def on_llm_start(self, context: RunContextWrapper[Any], agent: Agent[Any], system_prompt: str | None,
+                           input_items: list) -> None:
+        self.inputs[id(context)] = (system_prompt, list(input_items))
+
+
+class EvidenceCheck:
+    """The gate for ``Runner.run``: pass ``hooks`` to the run and add ``guardrail`` to the agent's
+    ``output_guardrails``. Each run's decision is handed to on_verdict."""
+
+    def __init__(self, posture: Posture = "assist", options: Options | None = None,
+                 on_verdict: Callable[[Decision], None] | None = None) -> None:
+        self.gate = Gate(posture, options, on_verdict)
+        self.hooks = _CaptureInput()
+        self.guardrail = OutputGuardrail(guardrail_function=self._check, name="ground.evidence")
+
+    async def _check(self, context: RunContextWrapper[Any], agent: Agent[Any], output: Any) -> GuardrailFunctionOutput:
+        system_prompt, input_items = self.hooks.inputs.pop(id(context), (None, []))
+        decision = decide(self.gate, system_prompt, input_items, output)
+        tripped = self.gate.posture == "rails" and decision.action in ("revision-asked", "refused")
+        return GuardrailFunctionOutput(output_info=decision, tripwire_triggered=tripped)
+
+
+def decide(gate: Gate, system_prompt: str | None, input_items: list, output: Any) -> Decision:
+    """The gate's decision on output, given the system prompt and the input items of the model call that
+    wrote it (OpenAI Responses items, as the SDK sends them)."""
+    history = {"instructions": system_prompt, "input": list(input_items)}
+    return gate.decide(history, output, format="openai-responses")
+
+
+@dataclass(frozen=True)
+class GuardedRun:
+    """A guarded run: the SDK's RunResult that is returned (the revision's, when one was asked), and every
+    decision the gate made on the way (the last is the shipped answer's)."""
+
+    result: RunResult
+    decisions: tuple[Decision, ...]
+
+    @property
+    def decision(self) -> Decision:
+        return self.decisions[-1]
+
+    @property
+    def final_output(self) -> Any:
+        return self.result.final_output
+
+    def to_input_list(self) -> list:
+        return self.result.to_input_list()
+
+
+async def run_guarded(agent: Agent[Any], input: str | list, *, posture: Posture = "guard",  # noqa: A002
+                      options: Options | None = None, on_verdict: Callable[[Decision], None] | None = None,
+                      **run_kwargs: Any) -> GuardedRun:
+    """``Runner.run(agent, input)``, gated: a flagged answer under guard or rails gets its one revision as a
+    second run with the correction; rails raises UnsupportedValuesError when the revision still carries an
+    invention. run_kwargs go to Runner.run (context, max_turns, run_config, …; not hooks)."""
+    gate = Gate(posture, options, on_verdict)
+    capture = _CaptureInput()
+    decisions: list[Decision] = []
+    result = await Runner.run(agent, input, hooks=capture, **run_kwargs)
+    while True:
+        system_prompt, input_items = _last_input(capture)
+        decisions.append(decide(gate, system_prompt, input_items, result.final_output))
+        if decisions[-1].action != "revision-asked":
+            break
+        again = [*result.to_input_list(), {"role": "user", "content": decisions[-1].message}]
+        result = await Runner.run(result.last_agent, again, hooks=capture, **run_kwargs)
+    decisions[-1].raise_if_refused()
+    return GuardedRun(result, tuple(decisions))
+
+
+def run_guarded_sync(agent: Agent[Any], input: str | list, **kwargs: Any) -> GuardedRun:  # noqa: A002
+    """run_guarded, for code that is not async (as ``Runner.run_sync``)."""
+    return asyncio.run(run_guarded(agent, input, **kwargs))
+
+
+def _last_input(capture: _CaptureInput) -> tuple[str | None, list]:
+    """The system prompt and input of the model call that wrote the run's final output (the latest)."""
+    if not capture.inputs:
+        return None, []
+    latest = next(reversed(capture.inputs))
+    return capture.inputs.pop(latest)

@@ -1,0 +1,122 @@
+"""grounding.openai_agents: the gate around an OpenAI Agents SDK run (hooks, an output guardrail, and
+run_guarded's revision as a second run), run offline with a scripted model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("agents", reason="the openai-agents extra is not installed (pip install '.[openai-agents]')")
+
+from agents import Agent, Runner, function_tool, set_tracing_disabled  # noqa: E402
+from agents.exceptions import OutputGuardrailTripwireTriggered  # noqa: E402
+from agents.items import ModelResponse  # noqa: E402
+from agents.models.interface import Model  # noqa: E402
+from agents.usage import Usage  # noqa: E402
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText  # noqa: E402
+from scripted import INVENTED, ORDER, QUESTION, REAL, corrected, recheck  # noqa: E402
+
+import grounding  # noqa: E402
+from grounding.openai_agents import EvidenceCheck, run_guarded_sync  # noqa: E402
+
+SYSTEM = "You answer questions about orders."
+set_tracing_disabled(True)  # offline: the SDK would try to export its traces to OpenAI
+
+
+def _message(text: str) -> ResponseOutputMessage:
+    return ResponseOutputMessage(id="msg_1", type="message", role="assistant", status="completed",
+                                 content=[ResponseOutputText(type="output_text", text=text, annotations=[])])
+
+
+class ScriptedModel(Model):
+    """Invents an order id; given the correction, calls the tool and answers with what it returned (unless
+    stubborn)."""
+
+    def __init__(self, stubborn: bool = False) -> None:
+        self.stubborn = stubborn
+
+    async def get_response(self, system_instructions, input, *args, **kwargs) -> ModelResponse:
+        items = [{"role": "user", "content": input}] if isinstance(input, str) else input
+        texts = [json.dumps(item, default=str) for item in items]
+        if any(item.get("type") == "function_call_output" for item in items if isinstance(item, dict)):
+            output = [_message(REAL)]
+        elif corrected([json.loads(text).get("content", "") or "" for text in texts]) and not self.stubborn:
+            output = [ResponseFunctionToolCall(type="function_call", call_id="call_1", name="latest_order",
+                                               arguments="{}", id="fc_1", status="completed")]
+        else:
+            output = [_message(INVENTED)]
+        return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+
+@function_tool
+def latest_order() -> str:
+    """The customer's latest order."""
+    return json.dumps(ORDER)
+
+
+def _agent(stubborn: bool = False, **kwargs) -> Agent:
+    return Agent(name="support", instructions=SYSTEM, model=ScriptedModel(stubborn), tools=[latest_order], **kwargs)
+
+
+def _recorded(guarded) -> dict:
+    """The run as the SDK gives it back for the next turn: its input list (with the agent's instructions)."""
+    return {"instructions": SYSTEM, "input": guarded.to_input_list()}
+
+
+def test_assist_ships_the_invention_flagged(tmp_path):
+    guarded = run_guarded_sync(_agent(), QUESTION, posture="assist")
+    assert guarded.final_output == INVENTED and [d.action for d in guarded.decisions] == ["flagged"]
+    [answer] = recheck(_recorded(guarded), tmp_path)
+    assert answer["status"] == "flagged"
+
+
+def test_guard_reruns_with_the_correction_and_ships_the_grounded_answer(tmp_path):
+    guarded = run_guarded_sync(_agent(), QUESTION, posture="guard")
+    assert guarded.final_output == REAL
+    assert [d.action for d in guarded.decisions] == ["revision-asked", "grounded"] and guarded.decision.revised
+    first, revised = recheck(_recorded(guarded), tmp_path)
+    assert (first["status"], revised["status"]) == ("flagged", "grounded")
+    assert revised["evidence_recheck"] == {"values_named": ["ord-55120"], "after_revision": True}
+
+
+def test_guard_ships_a_stubborn_revision_flagged_and_the_record_says_so(tmp_path):
+    guarded = run_guarded_sync(_agent(stubborn=True), QUESTION, posture="guard")
+    assert guarded.final_output == INVENTED and [d.action for d in guarded.decisions] == ["revision-asked", "flagged"]
+    _, revised = recheck(_recorded(guarded), tmp_path)
+    assert revised["status"] == "flagged" and revised["evidence_recheck"]["after_revision"] is False
+
+
+def test_rails_refuses_a_stubborn_revision():
+    with pytest.raises(grounding.UnsupportedValuesError) as raised:
+        run_guarded_sync(_agent(stubborn=True), QUESTION, posture="rails")
+    assert [f.text for f in raised.value.values] == ["ORD-55120"] and raised.value.revised
+
+
+def test_the_guardrail_never_trips_under_assist_and_records_the_decision():
+    seen = []
+    check = EvidenceCheck("assist", on_verdict=seen.append)
+    result = Runner.run_sync(_agent(output_guardrails=[check.guardrail]), QUESTION, hooks=check.hooks)
+    assert result.final_output == INVENTED and [d.action for d in seen] == ["flagged"]
+    [guardrail] = result.output_guardrail_results
+    assert guardrail.output.output_info.action == "flagged" and not guardrail.output.tripwire_triggered
+
+
+def test_the_guardrail_trips_under_rails_on_a_plain_run():
+    check = EvidenceCheck("rails")
+    with pytest.raises(OutputGuardrailTripwireTriggered):
+        Runner.run_sync(_agent(output_guardrails=[check.guardrail]), QUESTION, hooks=check.hooks)
+
+
+def test_the_guardrail_judges_against_what_the_model_read():
+    check = EvidenceCheck("rails")
+    agent = Agent(name="support", instructions=SYSTEM, model=ScriptedModel(), tools=[latest_order],
+                  output_guardrails=[check.guardrail])
+    corrected_input = [{"role": "user", "content": QUESTION},
+                       {"role": "user", "content": grounding.EVIDENCE_CHECK_FRAME_PREFIX + " look it up"}]
+    result = Runner.run_sync(agent, corrected_input, hooks=check.hooks)
+    assert result.final_output == REAL
+    assert result.output_guardrail_results[0].output.output_info.action == "grounded"
