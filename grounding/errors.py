@@ -1,9 +1,10 @@
-"""Problems that stop a whole run, under one GroundingError, and RecordError for one record that cannot be
-read (the run goes on). Each ``str()`` is a sentence for the user: where, then what."""
+"""Every error ground raises, under one GroundingError: those that stop a whole run, RecordError for one
+record that cannot be read (a run goes on past it), and the gate's refusal. Each ``str()`` is a sentence
+for the user: where, then what."""
 
 
 class GroundingError(Exception):
-    """Base of every error the CLI reports without a traceback."""
+    """Base of every error ground raises (the CLI reports each without a traceback)."""
 
 
 class OptionError(GroundingError):
@@ -35,5 +36,5 @@ class UnsupportedValuesError(GroundingError):
             "or be declared exempt (Options(exempt=[...])) when it is safe to state unread")
 
 
-class RecordError(ValueError):
+class RecordError(GroundingError, ValueError):
     """A record that cannot be read as a conversation; its message says why (the rest are still read)."""

@@ -31,3 +31,13 @@ def test_the_baseline_process_imports_nothing_but_orjson():
     assert found[1].stdout.strip().isdigit()
     modules = [set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) for proc in found]
     assert modules[1] - modules[0] <= {"tools", "tools.parse_only"}
+
+
+def test_the_gates_benchmark_history_is_twenty_messages_with_one_invented_value():
+    import grounding
+    from tools.bench import typical_history
+
+    history, answer = typical_history()
+    decision = grounding.Gate("guard").decide(history, answer)
+    assert len(history) == 20 and decision.verdict.candidates == 8
+    assert [f.text for f in decision.unsupported] == ["1Z999AA10123456799"]

@@ -55,3 +55,19 @@ def test_readme_json_example_is_the_whole_real_document(monkeypatch):
     shown = section.split("```json\n", 1)[1].split("```", 1)[0]
     result = CliRunner().invoke(app, ["check", "fixtures/support_bot.jsonl", "--format", "json"], prog_name="ground")
     assert json.loads(shown) == json.loads(result.stdout)
+
+
+def test_readme_agent_examples_are_python_and_the_api_reference_lists_every_public_name():
+    import ast
+
+    import grounding
+
+    section = (REPO / "README.md").read_text().split("## In your agent", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 5
+    for block in blocks:
+        ast.parse(block)
+    reference = section.split("### API reference", 1)[1]
+    listed = set(re.findall(r"^\| `([A-Za-z_]+)", reference, re.MULTILINE))
+    listed |= set(re.findall(r"`([A-Z][A-Za-z]+)`", reference))
+    assert set(grounding.__all__) <= listed, set(grounding.__all__) - listed
