@@ -20,7 +20,7 @@ Structured output is judged after LangChain has parsed it (schema first, evidenc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 try:
@@ -46,12 +46,12 @@ class GroundingState(AgentState):
     grounding_system_prompt: NotRequired[str]
 
 
-def decide(gate: Gate, messages: list[BaseMessage], system_prompt: str | None = None) -> Decision | None:
+def decide(gate: Gate, messages: Sequence[BaseMessage], system_prompt: str | None = None) -> Decision | None:
     """The gate's decision on the last message when it is a final answer (an AI message with no tool
     calls), judged against the messages before it; None when it is not one."""
     if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
         return None
-    history = messages_to_dict(messages[:-1])
+    history = messages_to_dict(list(messages[:-1]))
     if system_prompt:
         history.insert(0, {"type": "system", "data": {"content": system_prompt}})
     return gate.decide(history, str(messages[-1].text), format="langchain")
@@ -75,8 +75,9 @@ class EvidenceGate(AgentMiddleware):
         return _with_system_prompt(request, await handler(request))
 
     @hook_config(can_jump_to=["model"])
-    def after_model(self, state: GroundingState, runtime: Any) -> dict[str, Any] | None:
-        decision = decide(self.gate, state["messages"], state.get(SYSTEM_PROMPT_KEY))
+    def after_model(self, state: AgentState[Any], runtime: Any) -> dict[str, Any] | None:
+        system_prompt = state.get(SYSTEM_PROMPT_KEY)
+        decision = decide(self.gate, state["messages"], system_prompt if isinstance(system_prompt, str) else None)
         if decision is None:
             return None
         if decision.action == "revision-asked":

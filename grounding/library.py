@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grounding.cli.config import _problem, resolve, settings_from
 from grounding.cli.options import KEYS
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 TERMINAL_KEYS = frozenset({"output-format", "output", "statistics", "progress", "quiet", "verbose"})
 
 
-def _default(key: str) -> object:
+def _default(key: str) -> Any:  # noqa: ANN401 (a field's default, of the field's own type)
     """The option table's default for key (a fresh copy of a list or table)."""
     value = KEYS[key].default
     if isinstance(value, (list, dict)):
@@ -99,7 +99,7 @@ class Options:
         """The options a ``ground.toml`` or ``[tool.ground]`` table gives (path, or the nearest one from the
         current directory up), with overrides on top."""
         resolved = resolve({}, Path(path) if path is not None else None)
-        values = {key.replace("-", "_"): value for key, value in resolved.values.items() if key not in TERMINAL_KEYS}
+        values: dict[str, Any] = {key.replace("-", "_"): value for key, value in resolved.values.items() if key not in TERMINAL_KEYS}
         return cls(**{**values, **overrides})
 
 
@@ -239,7 +239,10 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
                               max_record_bytes=options.max_record_bytes,
                               jobs=options.jobs if jobs is None else jobs, expanded=True,
                               flush_after=options.flush_after):
-        (problems if isinstance(event, Problem) else answers).append(event)
+        if isinstance(event, Problem):
+            problems.append(event)
+        else:
+            answers.append(event)
     stale = known is not None and bool(known.stale(files)) and options.stale_baseline_fails
     code = exit_code(summary, options.settings, strict=options.strict, stale_fails=stale)
     return RunResult(tuple(answers), tuple(problems), summary, int(code))

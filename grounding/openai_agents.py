@@ -109,7 +109,7 @@ async def run_guarded(agent: Agent[Any], input: str | list, *, posture: Posture 
         decisions.append(decide(gate, system_prompt, input_items, result.final_output))
         if decisions[-1].action != "revision-asked":
             break
-        again = [*result.to_input_list(), {"role": "user", "content": decisions[-1].message}]
+        again: list[Any] = [*result.to_input_list(), {"role": "user", "content": decisions[-1].message}]
         result = await Runner.run(result.last_agent, again, hooks=capture, **run_kwargs)
     decisions[-1].raise_if_refused()
     return GuardedRun(result, tuple(decisions))

@@ -49,7 +49,7 @@ def decide(gate: Gate, messages: Sequence[ModelMessage], output: object) -> Deci
 
 def _enforce(decision: Decision) -> None:
     if decision.action == "revision-asked":
-        raise ModelRetry(decision.message)
+        raise ModelRetry(decision.message or "")
     decision.raise_if_refused()
 
 

@@ -9,10 +9,10 @@ file, the key and a "did you mean".
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from pathlib import Path
+from typing import Any, Protocol
 
 import regex as re
 
@@ -20,6 +20,12 @@ from grounding.cli.options import KEYS, OPTIONS
 from grounding.cli.rules import selection
 from grounding.core.settings import Settings, build_settings
 from grounding.errors import GroundingError
+
+
+class Keyed(Protocol):
+    """Option values by configuration key: the resolved options, a Mapping, or grounding.Options."""
+
+    def __getitem__(self, key: str) -> Any: ...  # noqa: ANN401
 
 
 class ConfigError(GroundingError):
@@ -195,7 +201,7 @@ def _checked_option(key: str, value: object) -> object:
     return value
 
 
-def settings_from(options: Resolved | Mapping[str, object]) -> Settings:
+def settings_from(options: Keyed) -> Settings:
     """Settings from option values by configuration key: the resolved options (command line over
     configuration over defaults), or a library caller's grounding.Options."""
     settings = build_settings(
