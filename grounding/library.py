@@ -13,8 +13,8 @@ grounding.errors.OptionError: Options(min_digits=0): must be a whole number of 1
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 from grounding.cli.config import _problem, resolve, settings_from
 from grounding.cli.options import KEYS
 from grounding.errors import GroundingError, OptionError, RecordError
-from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Summary, Verdict
+from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Record, Summary, Verdict
 
 if TYPE_CHECKING:
     from grounding.core.settings import Settings
+    from grounding.run.baseline import Baseline
 
 # The table's keys a library caller has no use for: how the command line shows a run.
 TERMINAL_KEYS = frozenset({"output-format", "output", "statistics", "progress", "quiet", "verbose"})
@@ -98,9 +99,15 @@ class Options:
     def from_config(cls, path: str | os.PathLike | None = None, **overrides: object) -> Options:
         """The options a ``ground.toml`` or ``[tool.ground]`` table gives (path, or the nearest one from the
         current directory up), with overrides on top."""
-        resolved = resolve({}, Path(path) if path is not None else None)
-        values: dict[str, Any] = {key.replace("-", "_"): value for key, value in resolved.values.items() if key not in TERMINAL_KEYS}
-        return cls(**{**values, **overrides})
+        return cls.of(resolve({}, Path(path) if path is not None else None).values, **overrides)
+
+    @classmethod
+    def of(cls, values: Mapping[str, object], **overrides: object) -> Options:
+        """The options of values by configuration key (as ``ground config`` shows them; the command line's
+        own keys, such as output-format, are left out), with overrides on top."""
+        named: dict[str, Any] = {key.replace("-", "_"): value for key, value in values.items()
+                                 if key not in TERMINAL_KEYS}
+        return cls(**{**named, **overrides})
 
 
 def _checked(name: str, value: object) -> object:
@@ -216,17 +223,31 @@ class RunResult:
     exit_code: int
 
 
+def judged(files: list[str], options: Options, summary: Summary, known: Baseline | None = None, *,
+           on_record: Callable[[Record | Problem], None] | None = None) -> Iterator[JudgedAnswer | Problem]:
+    """Every judged answer and every problem of files (expanded already), in input order, counted in
+    summary: the baseline known takes its values out, a rule not selected its findings. The one loop that
+    run() and ``ground check`` share."""
+    from grounding.cli.rules import adjustment
+    from grounding.run.runner import judge_inputs
+
+    return judge_inputs(files, options.settings, summary, options.input_format, on_record=on_record,
+                        adjust=adjustment(known, options.settings), explain=options.explain,
+                        max_record_bytes=options.max_record_bytes, jobs=options.jobs, expanded=True,
+                        flush_after=options.flush_after)
+
+
 def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
         jobs: int | None = None) -> RunResult:
     """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
     baseline, rule selection and exit status included), collecting the answers instead of reporting them."""
     from grounding.cli.exit_codes import exit_code
-    from grounding.cli.rules import adjustment
     from grounding.run.baseline import Baseline
-    from grounding.run.runner import judge_inputs
     from grounding.transcripts.files import check_readable, expand
 
     options = options if options is not None else default_options()
+    if jobs is not None:
+        options = replace(options, jobs=jobs)
     inputs = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     check_readable(inputs)
     known = Baseline.load(Path(options.baseline)) if options.baseline is not None else None
@@ -234,11 +255,7 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
     summary = Summary()
     answers: list[JudgedAnswer] = []
     problems: list[Problem] = []
-    for event in judge_inputs(files, options.settings, summary, options.input_format,
-                              adjust=adjustment(known, options.settings), explain=options.explain,
-                              max_record_bytes=options.max_record_bytes,
-                              jobs=options.jobs if jobs is None else jobs, expanded=True,
-                              flush_after=options.flush_after):
+    for event in judged(files, options, summary, known):
         if isinstance(event, Problem):
             problems.append(event)
         else:

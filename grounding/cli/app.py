@@ -19,6 +19,7 @@ from grounding.cli.options import command_line, with_options
 from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
 from grounding.errors import GroundingError
+from grounding.library import Options
 from grounding.model import Problem, Summary
 from grounding.reporters import OutputFormat
 from grounding.run.baseline import Baseline
@@ -77,7 +78,7 @@ def check(inputs: list[str], **flags: object) -> None:
     write_baseline = bool(flags["write_baseline"])
     try:
         options = resolve(command_line(flags), flags["config"])
-        settings = settings_from(options)
+        checked = Options.of(options.values)  # what decides the verdicts and the exit status, as the library's
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:
@@ -90,7 +91,7 @@ def check(inputs: list[str], **flags: object) -> None:
             check_target("--baseline", options["baseline"], expand(inputs))
     except GroundingError as error:
         _fail(error)
-    code = _run(inputs, settings, options, known, write_baseline)
+    code = _run(inputs, checked, options, known, write_baseline)
     raise typer.Exit(int(code))
 
 

@@ -12,20 +12,20 @@ from grounding.cli.config import Resolved
 from grounding.cli.environment import report_environment
 from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.cli.progress import Progress
-from grounding.cli.rules import adjustment
 from grounding.core.settings import Settings
 from grounding.errors import GroundingError
+from grounding.library import Options, judged
 from grounding.model import Problem, Summary
 from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
 from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
 from grounding.run.baseline import Baseline
 from grounding.run.baseline import write as write_baseline_file
 from grounding.run.report_file import AtomicFile
-from grounding.run.runner import judge_inputs
 from grounding.transcripts.files import expand, known_size
 
 
-def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
+def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
+    settings = checked.settings
     output_format = OutputFormat(options["output-format"])
     if output_format.value in _UTF8_FORMATS and not options["output"] and not _is_utf8(sys.stdout):
         sys.stdout.reconfigure(encoding="utf-8")
@@ -40,12 +40,7 @@ def _run(inputs: list[str], settings: Settings, options: Resolved, known: Baseli
     summary = Summary()
     collected: list = []
     try:
-        adjust = adjustment(known, settings)
-        events = judge_inputs(files, settings, summary, options["input-format"], on_record=progress.advance,
-                              adjust=adjust, explain=bool(options["explain"]),
-                              max_record_bytes=options["max-record-bytes"], jobs=options["jobs"], expanded=True,
-                              flush_after=options["flush-after"])
-        for event in events:
+        for event in judged(files, checked, summary, known, on_record=progress.advance):
             if isinstance(event, Problem):
                 reporter.problem(event)
             elif write:
