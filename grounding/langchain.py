@@ -30,7 +30,7 @@ try:
     from langgraph.types import Command
     from typing_extensions import NotRequired
 except ImportError as error:  # pragma: no cover - the message is the point
-    raise ImportError("grounding.langchain needs LangChain v1: pip install 'ground[langchain]'") from error
+    raise ImportError("grounding.langchain needs LangChain v1: pip install 'ground-evidence[langchain]'") from error
 
 from grounding.gate import Decision, Gate, Posture
 from grounding.library import Options

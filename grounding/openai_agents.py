@@ -30,7 +30,7 @@ try:
     from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, RunContextWrapper, RunHooks, Runner
     from agents.result import RunResult
 except ImportError as error:  # pragma: no cover - the message is the point
-    raise ImportError("grounding.openai_agents needs the OpenAI Agents SDK: pip install 'ground[openai-agents]'"
+    raise ImportError("grounding.openai_agents needs the OpenAI Agents SDK: pip install 'ground-evidence[openai-agents]'"
                       ) from error
 
 from grounding.gate import Decision, Gate, Posture

@@ -29,7 +29,7 @@ try:
     from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError(
-        "grounding.pydantic_ai needs pydantic-ai: pip install 'ground[pydantic-ai]' (or pydantic-ai-slim)"
+        "grounding.pydantic_ai needs pydantic-ai: pip install 'ground-evidence[pydantic-ai]' (or pydantic-ai-slim)"
     ) from error
 
 from grounding.gate import Decision, Gate, Posture

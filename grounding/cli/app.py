@@ -47,7 +47,7 @@ class _Command(typer.core.TyperCommand):
         return super().get_short_help_str(limit=200)
 
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help=HELP, rich_markup_mode=None)
+app = typer.Typer(no_args_is_help=True, help=HELP, rich_markup_mode=None)  # --install-completion, --show-completion
 
 
 def _version(value: bool) -> None:

@@ -163,3 +163,37 @@ def with_options(command: Callable[..., None], leading: list[inspect.Parameter])
     command.__signature__ = inspect.Signature(parameters, return_annotation=None)
     command.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
     return command
+
+
+_SCHEMA_TYPES: dict[str, dict] = {
+    "bool": {"type": "boolean"},
+    "int": {"type": "integer", "minimum": 1},
+    "jobs": {"type": "integer", "minimum": 0},
+    "seconds": {"type": "number", "exclusiveMinimum": 0},
+    "str": {"type": "string"},
+    "list": {"type": "array", "items": {"type": "string"}},
+    "table": {"type": "object", "additionalProperties": {"type": "string"}},
+    "paths": {"type": "object", "additionalProperties": {"type": "string"}},
+}
+
+
+def config_schema() -> dict:
+    """The JSON Schema of a ``[tool.ground]`` table or a ``ground.toml``, from OPTIONS (shipped as
+    grounding/schemas/config.schema.json; a test holds the file equal to this)."""
+    properties = {}
+    for option in OPTIONS:
+        if not option.in_config:
+            continue
+        entry = dict(_SCHEMA_TYPES.get(option.kind, {}))
+        if option.kind == "choice":
+            entry = {"enum": list(option.choices)}
+        if option.maximum is not None:
+            entry["maximum"] = option.maximum
+        entry["description"] = option.help
+        if option.default is not None:
+            entry["default"] = option.default
+        properties[option.key] = entry
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "ground-evidence/config.schema.json",
+            "title": "ground configuration ([tool.ground] in pyproject.toml, or ground.toml)",
+            "type": "object", "additionalProperties": False, "properties": properties}

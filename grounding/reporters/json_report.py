@@ -15,6 +15,9 @@ from grounding import __version__
 from grounding.model import JudgedAnswer, Problem, Summary, path_text
 
 _BATCH = 256
+# The report's layout version (grounding/schemas/report.schema.json): raised when a field changes meaning
+# or goes; a field may be added within a version.
+SCHEMA_VERSION = 1
 
 
 def problem_json(problem: Problem) -> dict:
@@ -27,7 +30,7 @@ class JsonReporter:
         self.problems: list[dict] = []
         self.first = True
         self._unwritten: list[bytes] = []  # answers are written a batch at a time: a text write costs ~1 us each
-        head = orjson.dumps({"tool": "ground", "version": __version__}).decode()
+        head = orjson.dumps({"tool": "ground", "schema_version": SCHEMA_VERSION, "version": __version__}).decode()
         self.out.write(head[:-1] + ',"answers":[')
 
     def answer(self, judged: JudgedAnswer) -> None:

@@ -29,6 +29,11 @@ def key_of(judged: JudgedAnswer, value: str) -> Key:
     return owner, judged.turn, value
 
 
+# The baseline file's layout version: raised when an entry's key changes, so an old file is refused by name
+# rather than silently matching nothing.
+SCHEMA_VERSION = 1
+
+
 @dataclass
 class Baseline:
     entries: dict[Key, str] = field(default_factory=dict)  # key → source file it came from
@@ -39,13 +44,18 @@ class Baseline:
     def load(cls, path: Path) -> Baseline:
         try:
             document = json.loads(path.read_text(encoding="utf-8"))
+            if document.get("schema_version", 1) != SCHEMA_VERSION:  # a baseline before versions is version 1
+                raise BaselineError(f"--baseline: {path}: a baseline of schema_version "
+                                    f"{document.get('schema_version')!r}, written by ground "
+                                    f"{document.get('version', '?')}; this ground reads version {SCHEMA_VERSION}: "
+                                    "upgrade ground, or write the baseline again with --write-baseline")
             entries = {
                 (str(e["conversation"]), int(e["turn"]), str(e["value"])): str(e.get("source", ""))
                 for e in document["entries"]
             }
         except FileNotFoundError:
             raise BaselineError(f"--baseline: {path}: No such file; create it with --write-baseline") from None
-        except (ValueError, KeyError, TypeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise BaselineError(f"--baseline: {path}: not a ground baseline ({error})") from None
         except RecursionError:
             raise BaselineError(f"--baseline: {path}: not a ground baseline (nested too deep)") from None
@@ -95,6 +105,7 @@ def write(path: str, answers: list[JudgedAnswer]) -> int:
     )
     document = {
         "tool": "ground",
+        "schema_version": SCHEMA_VERSION,
         "version": __version__,
         "entries": [{"conversation": c, "turn": t, "value": v, "source": s} for c, t, v, s in entries],
     }

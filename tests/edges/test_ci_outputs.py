@@ -1,6 +1,8 @@
 """The CI gate as users of ruff, detect-secrets and gitleaks expect it: formats, config, baseline."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -355,3 +357,61 @@ def test_sarif_is_written_as_answers_are_judged_and_reads_as_one_document():
     reporter.finish(Summary())
     document = json.loads(out.getvalue())
     assert len(document["runs"][0]["results"]) == 200 * sum(len(a.verdict.unsupported) for a in flagged)
+
+
+# --- versioned outputs --------------------------------------------------------------------------------------
+
+
+def _schema(name: str) -> dict:
+    from importlib.resources import files
+
+    return json.loads(files("grounding").joinpath("schemas", name).read_text(encoding="utf-8"))
+
+
+def test_every_golden_json_report_is_valid_under_the_shipped_schema():
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(_schema("report.schema.json"))
+    goldens = sorted((REPO / "tests" / "golden").glob("*.json"))
+    assert len(goldens) >= 9
+    for golden in goldens:
+        document = json.loads(golden.read_text().split("--- stdout\n", 1)[1].split("\n--- stderr", 1)[0])
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
+        assert not errors, (golden.name, errors)
+        assert document["schema_version"] == 1
+
+
+def test_an_explained_report_with_every_optional_field_is_valid_under_the_schema(tmp_path):
+    import jsonschema
+
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", *sorted(map(str, (REPO / "fixtures").glob("*.jsonl"))),
+                           "--format", "json", "--explain", "--exit-zero"], capture_output=True, text=True, cwd=REPO)
+    document = json.loads(proc.stdout)
+    assert any("explain" in answer for answer in document["answers"]) and document["errors"]
+    jsonschema.validate(document, _schema("report.schema.json"), cls=jsonschema.Draft202012Validator)
+
+
+def test_the_shipped_config_schema_is_the_option_tables():
+    from grounding.cli.options import config_schema
+
+    assert _schema("config.schema.json") == json.loads(json.dumps(config_schema()))
+
+
+def test_the_config_schema_accepts_a_real_configuration_and_refuses_a_bad_one():
+    import tomllib
+
+    import jsonschema
+
+    good = tomllib.loads('min-digits = 5\nexempt = ["v2"]\noutput-format = "concise"\n[shapes]\norder = "ord-\\\\d+"\n')
+    jsonschema.validate(good, _schema("config.schema.json"))
+    for bad in ({"min-digits": 0}, {"output-format": "xml"}, {"exempt": "v2"}, {"min_digit": 4}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, _schema("config.schema.json"))
+
+
+def test_a_baseline_of_another_schema_version_is_refused_by_name(tmp_path):
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"tool": "ground", "schema_version": 2, "version": "9.0", "entries": []}))
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(REPO / "fixtures" / "support_bot.jsonl"),
+                           "--baseline", str(baseline)], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and "schema_version 2" in proc.stderr and "--write-baseline" in proc.stderr

@@ -188,3 +188,33 @@ def test_version():
 def test_help_says_what_it_is_not():
     result = invoke("check", "--help")
     assert result.exit_code == 0 and "not a correctness judge" in " ".join(result.stdout.split())
+
+
+def test_shell_completion_completes_commands_options_and_choices(tmp_path):
+    import os
+    import shutil
+    import subprocess
+
+    ground = shutil.which("ground")
+    if ground is None:
+        pytest.skip("the ground console script is not installed (pip install -e .): completion is keyed by its name")
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_GROUND_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - 1)}
+        return subprocess.run([ground], env=env, capture_output=True, text=True, cwd=tmp_path).stdout.split()
+
+    assert complete("ground ch") == ["check"]
+    assert "--output-format" in complete("ground check --output-f")
+    assert complete("ground check --format sa") == ["sarif"]
+
+
+def test_the_completion_script_and_the_version_are_one_flag_away():
+    from typer.testing import CliRunner
+
+    from grounding import __version__
+    from grounding.cli.app import app
+
+    assert "complete" in CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="ground").stdout
+    for flag in ("--version", "-V"):
+        assert CliRunner().invoke(app, [flag], prog_name="ground").stdout == f"ground {__version__}\n"
