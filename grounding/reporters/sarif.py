@@ -8,6 +8,7 @@ value keeps reruns from duplicating alerts.
 from __future__ import annotations
 
 from typing import TextIO
+from urllib.parse import quote
 
 import orjson
 
@@ -107,5 +108,8 @@ def _result(finding: Finding) -> dict:
 
 
 def _physical(source: str, line: int) -> dict:
-    uri = "stdin" if source == "-" else path_text(source.replace("\\", "/")).removeprefix("./")
+    # SARIF's uri is a URI reference (RFC 3986): a space or a non-ASCII letter in a file name is
+    # percent-encoded, as code scanning reads it back
+    path = path_text(source.replace("\\", "/")).removeprefix("./")
+    uri = "stdin" if source == "-" else quote(path, safe="/:@!$&'()*+,;=~")
     return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": max(1, line)}}}
