@@ -108,8 +108,8 @@ def _result(finding: Finding) -> dict:
 
 
 def _physical(source: str, line: int) -> dict:
-    # SARIF's uri is a URI reference (RFC 3986): a space or a non-ASCII letter in a file name is
-    # percent-encoded, as code scanning reads it back
-    path = path_text(source.replace("\\", "/")).removeprefix("./")
+    # SARIF's uri is a URI reference (RFC 3986): a file name's bytes that are not URI characters are
+    # percent-encoded (a space as %20, é as %C3%A9, the byte of a name that is not UTF-8 as itself: %E9)
+    path = source.replace("\\", "/").removeprefix("./").encode("utf-8", "surrogateescape")
     uri = "stdin" if source == "-" else quote(path, safe="/:@!$&'()*+,;=~")
     return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": max(1, line)}}}
