@@ -78,7 +78,9 @@ def check(inputs: list[str], **flags: object) -> None:
     write_baseline = bool(flags["write_baseline"])
     try:
         options = resolve(command_line(flags), flags["config"])
-        checked = Options.of(options.values)  # what decides the verdicts and the exit status, as the library's
+        # what decides the verdicts and the exit status, as the library's; the HTML report shows every value's
+        # provenance, so it is judged with explanations
+        checked = Options.of(options.values, **({"explain": True} if options["output-format"] == "html" else {}))
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
         if write_baseline and options["baseline"] is None:

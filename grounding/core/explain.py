@@ -34,10 +34,13 @@ class Explanation:
     detail: str | None = None  # formula or matched form
     nearest: list[str] = field(default_factory=list)  # for an unsupported value: close read values and where
     typed_in_calls: list[str] = field(default_factory=list)  # an unsupported value the model passed to a tool
+    snippets: list[str] = field(default_factory=list)  # per source: the tool result's text around it ("" if none)
 
     def as_json(self) -> dict:
         entry = {"value": self.value, "shape": self.shape, "text": self.text, "status": self.status,
                  "sources": self.sources}
+        if any(self.snippets):
+            entry["snippets"] = self.snippets
         if self.detail:
             entry["detail"] = self.detail
         if self.status == "unsupported":
@@ -98,8 +101,9 @@ def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, sett
         else:
             status = finding.via if finding else "grounded"
             detail = (finding.formula or finding.matched) if finding else None
-            explained.append(Explanation(candidate.value, candidate.shape, candidate.text, status,
-                                         _sources(candidate.value, status, detail, read), detail))
+            sources, snippets = _sources(candidate.value, candidate.text, status, detail, read)
+            explained.append(Explanation(candidate.value, candidate.shape, candidate.text, status, sources, detail,
+                                         snippets=snippets))
     return explained
 
 
@@ -136,8 +140,11 @@ def _argument_carrying(arguments: str, wanted: set[str]) -> str | None:
     return "" if any(_carries(token, wanted) for token in token_texts(arguments)) else None
 
 
-def _sources(value: str, via: str, detail: str | None, read: list[tuple[int, Item, Forms]]) -> list[str]:
+def _sources(value: str, written: str, via: str, detail: str | None,
+             read: list[tuple[int, Item, Forms]]) -> tuple[list[str], list[str]]:
+    """Where value was read (at most three places), and the tool result's text around it in each."""
     wanted = set(lookup_forms(value))
+    snippets: list[str] = []
     if detail and via in ("masked", "composite"):
         wanted |= {part.strip() for part in detail.replace("+", "/").split("/")} if via == "composite" else {detail}
     found = []
@@ -150,9 +157,29 @@ def _sources(value: str, via: str, detail: str | None, read: list[tuple[int, Ite
             hit = bool(wanted & held) or bool(wanted & forms.plain)
         if hit:
             found.append(_where(position, item, wanted))
+            snippets.append(snippet(item.text, (written, *wanted)) if item.kind is Kind.EVIDENCE else "")
         if len(found) >= 3:
             break
-    return found
+    return found, snippets
+
+
+# A snippet's reach either side of the value (characters), and the most of a result shown without the value.
+_SNIPPET_REACH = 60
+
+
+def snippet(text: str, spellings: tuple[str, ...]) -> str:
+    """The text around the first of spellings it holds (any case), on one line; its start when it holds none.
+
+    >>> snippet('{"order_id": "ORD-55120", "status": "shipped", "eta": "2024-06-03"}', ("ord-55120",))
+    '{"order_id": "ORD-55120", "status": "shipped", "eta": "2024-06-03"}'
+    >>> snippet("x" * 100 + " tracking 1Z999 " + "y" * 100, ("1z999",)).replace("x" * 50, "x…x").replace("y" * 54, "y…y")
+    '…x…x tracking 1Z999 y…y…'
+    """
+    lowered = text.lower()
+    at = next((found for found in (lowered.find(s.lower()) for s in spellings if s) if found >= 0), -1)
+    start, end = (max(0, at - _SNIPPET_REACH), at + _SNIPPET_REACH) if at >= 0 else (0, 2 * _SNIPPET_REACH)
+    shown = " ".join(text[start:end].split())
+    return ("…" if start > 0 else "") + shown + ("…" if end < len(text) else "")
 
 
 def _number_near(value: str, forms: Forms) -> bool:

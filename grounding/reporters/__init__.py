@@ -20,6 +20,7 @@ class OutputFormat(str, Enum):
     JUNIT = "junit"
     GITHUB = "github"
     GITLAB = "gitlab"
+    HTML = "html"
 
 
 class Reporter(Protocol):
@@ -73,6 +74,7 @@ REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, ReportOptions], Reporter
     OutputFormat.JUNIT: _simple("junit", "JunitReporter"),
     OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet", "failing", "step_summary"),
     OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter", "codes", "project_dir"),
+    OutputFormat.HTML: _simple("html", "HtmlReporter"),
 }
 
 
