@@ -123,18 +123,45 @@ def test_a_units_last_character_is_told_as_the_pattern_tells_it_on_every_bmp_cha
         assert bool(unit_letter.fullmatch(character)) == (character.isalnum() and not character.isdecimal())
 
 
-_FAST_TEXT = st.text(
-    st.sampled_from(list("abcXYZ0123456789 :_-/.,%+@#$\"'()[]!?;\n\t") + list(tokens_module.COMMON_SEPARATORS)
-                    + list("éüßçñÖ٣٤在庫は€") + ["\u0301", "\ufe0f"]),
-    max_size=40,
-)
+# Characters where the standard library's \w and the token class disagree, or nearly: numbers that are no
+# decimal digits, combining marks, scripts written without spaces, an emoji's variation selector, and the
+# separators of typography.
+_EDGES = list("abcXYZ0123456789 :_-/.,%+@#$\"'()[]!?;\n\t") + list("éüßçñÖ٣٤在庫はกขー€²½ⅣⅫ①—–“”‘’…•→×") + [
+    "\u0301", "\u093f", "\ufe0f", "\u200b", "\u00a0", "\u3000"]
+_FAST_TEXT = st.text(st.sampled_from(_EDGES), max_size=40) | st.text(max_size=40)  # and any Unicode text
+
+
+def _reference_tokens(text: str) -> list[tuple[str, int, int]]:
+    """The tokens as SPEC §3.1 defines them: the regex module's pattern, then §3.2's commas."""
+    found = []
+    for run in tokens_module._TOKEN_RUN.finditer(text):
+        found += [(t.text, t.start, t.end) for t in tokens_module._split_commas(run[0], run.start())]
+    return found
+
+
+def _same_tokens_as_the_pattern(text: str) -> None:
+    reference = _reference_tokens(text)
+    assert tokens_module.runs(text) == set(tokens_module._TOKEN_RUN.findall(text))
+    assert [(t.text, t.start, t.end) for t in tokens_module.tokens(text)] == reference
+    assert tokens_module.token_texts(text) == [token for token, _, _ in reference]
+    assert tokens_module.tokens_with_digits(text) == [t for t in reference if any(c.isdigit() for c in t[0])]
 
 
 @given(_FAST_TEXT)
-def test_typographic_separators_keep_a_text_on_the_fast_path_with_the_patterns_tokens(text):
-    assert tokens_module.runs(text) == set(tokens_module._TOKEN_RUN.findall(text))
-    expected = [(t.text, t.start, t.end) for t in tokens_module.tokens(text) if any(c.isdigit() for c in t.text)]
-    assert tokens_module.tokens_with_digits(text) == expected
+def test_the_fast_path_gives_the_patterns_tokens_on_any_text(text):
+    _same_tokens_as_the_pattern(text)
+
+
+@pytest.mark.slow  # every character of the first three planes: a few seconds
+def test_the_fast_path_tells_token_characters_as_the_pattern_on_every_character():
+    for code in range(0x30000):
+        character = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        view = tokens_module.separated(character)
+        assert len(view) == 1
+        in_token = tokens_module._TOKEN_RUN.fullmatch(character) is not None
+        assert (tokens_module._RUN.fullmatch(view) is not None) == in_token, hex(code)
 
 
 def test_every_text_of_the_real_corpora_has_the_same_tokens_on_the_fast_path():
@@ -145,11 +172,7 @@ def test_every_text_of_the_real_corpora_has_the_same_tokens_on_the_fast_path():
     for path in real_corpora():
         for number, line in enumerate(path.open("rb"), start=1):
             for item in read_record(orjson.loads(line), path.name, number).items:
-                text = item.text
-                assert tokens_module.runs(text) == set(tokens_module._TOKEN_RUN.findall(text))
-                expected = [(t.text, t.start, t.end) for t in tokens_module.tokens(text)
-                            if any(c.isdigit() for c in t.text)]
-                assert tokens_module.tokens_with_digits(text) == expected
+                _same_tokens_as_the_pattern(item.text)
 
 
 @given(st.text(alphabet="0123456789,,ab٣", max_size=30))
