@@ -1,5 +1,5 @@
-"""Judging with --jobs: records or line ranges of a file sent to worker processes, the answers collected back in
-input order."""
+"""Judging with --jobs: records, line ranges of a file or whole compressed files sent to worker processes, the
+answers collected back in input order."""
 
 from __future__ import annotations
 
@@ -18,7 +18,14 @@ from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 # the 50 MB benchmark from 1.2 s to 0.85 s. A batch also ends at 2 MB of records, so large ones stay few.
 from grounding.run.judging import judge_event
 from grounding.transcripts.assembly import Assembler, Event, groups_every_record
-from grounding.transcripts.files import can_read_in_ranges, count_lines, line_ranges, read_range
+from grounding.transcripts.files import (
+    can_read_in_ranges,
+    can_read_whole,
+    count_lines,
+    line_ranges,
+    read_range,
+    read_records,
+)
 from grounding.transcripts.records import loads
 
 if TYPE_CHECKING:
@@ -41,6 +48,7 @@ _LINE_PROBLEM = 0  # the line could not be read as a record: payload is the Prob
 _UNREAD = 1  # a record no reader could read: payload is the Problem
 _JUDGED = 2  # a conversation: payload is its judged answers
 _GROUPED = 3  # a record of a conversation spread over records: payload is its bytes, grouped here
+_WHOLE = -1  # the end of a "range" that is a whole compressed file, read by one worker
 
 
 
@@ -113,10 +121,12 @@ def _collected(batch: list[Event | Record], future: object) -> Iterator[tuple[Ev
 
 
 def _in_ranges(files: list[str], input_format: str | None) -> bool:
+    """Whether the workers read the inputs themselves: plain JSON Lines files in ranges, compressed ones whole
+    (decompressing is most of reading one: in the reading process it capped the whole run)."""
     return (
         bool(files)
         and not groups_every_record(input_format)
-        and all(can_read_in_ranges(path) for path in files)
+        and all(can_read_in_ranges(path) or can_read_whole(path) for path in files)
     )
 
 
@@ -126,12 +136,13 @@ def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[li
     assert _worker_state is not None
     settings, explain, assembler = _worker_state
     said: list[tuple] = []
-    records = read_range(path, start, end, limit)
+    whole = end == _WHOLE
+    records = read_records(path, limit) if whole else read_range(path, start, end, limit)
     while True:
         try:
             record = next(records)
         except StopIteration as finished:
-            return said, finished.value
+            return said, 0 if whole else finished.value  # a whole file's lines are numbered from its first
         if isinstance(record, Problem):
             said.append((_LINE_PROBLEM, record.line, 0, record))
         elif assembler.groups(record):
@@ -174,7 +185,10 @@ def _ranges_in_workers(
 
 def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int]]:
     """(start, end) of the ranges a file is judged in: a few per worker, at most _RANGE_BYTES, and within the
-    last range per worker, as small as _TAIL_RANGE_BYTES."""
+    last range per worker, as small as _TAIL_RANGE_BYTES; a compressed file is one, (0, _WHOLE)."""
+    if not can_read_in_ranges(path):
+        yield 0, _WHOLE
+        return
     total = os.path.getsize(path)
     size = min(_RANGE_BYTES, max(_MIN_RANGE_BYTES, total // (workers * _RANGES_PER_JOB)))
     tail = total - size * workers  # past here, the pieces are not put together

@@ -4,24 +4,23 @@ The CLI and the tests drive the same generator, so what a test measures is
 what a user gets. With ``jobs`` > 1 conversations are judged in worker
 processes, a bounded window at a time, and come back in input order: the
 output is the same, byte for byte, as with one process. Plain JSON Lines
-files are cut into ranges of lines that the workers read themselves; other
-inputs (standard input, compressed files, ``.json`` documents) are read here
-and passed on.
+files are cut into ranges of lines that the workers read themselves, and
+compressed JSON Lines files are read whole by a worker each; other inputs
+(standard input, ``.json`` documents) are read here and passed on.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 
 from grounding.core.settings import Settings
-from grounding.model import ANSWER, Conversation, JudgedAnswer, Problem, Record, Summary
+from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 from grounding.run.judging import judge_event
+from grounding.run.located import answers_located
 from grounding.run.parallel import _in_ranges, _in_workers, _ranges_in_workers
 from grounding.transcripts.assembly import Assembler, Event, Skipped
 from grounding.transcripts.files import expand, read_records
@@ -131,36 +130,6 @@ def _assembled(
                 yield from events
         yield from assembler.end_of_source(path)
     yield from assembler.finish()
-
-
-def answers_located(conversation: Conversation, document: bytes, places: dict) -> Conversation:
-    """The conversation with each answer at the line where its text starts in a (pretty-printed) .json
-    document, found in document order after the answer before it; an answer not found keeps the line of
-    its conversation. places carries, from one conversation of a document to the next, the decoded text
-    and where the search stands (offset and line), so an array of conversations is searched once."""
-    if places.get("document") is not document:
-        places.update(document=document, text=document.decode("utf-8", "replace"), at=0, line=1)
-    text = places["text"]
-    items = []
-    for item in conversation.items:
-        if item.kind is ANSWER and not item.line and item.text:
-            found = _find_string(text, item.text, places["at"])
-            if found >= 0:
-                places["line"] += text.count("\n", places["at"], found)
-                places["at"] = found
-                item = replace(item, line=places["line"])
-        items.append(item)
-    return replace(conversation, items=tuple(items))
-
-
-def _find_string(text: str, value: str, start: int) -> int:
-    """Where value stands in text as a JSON string's content (as a document writes it), or -1."""
-    for ascii_only in (False, True):
-        spelled = json.dumps(value[:80], ensure_ascii=ascii_only)[1:-1]
-        found = text.find(spelled, start)
-        if found >= 0:
-            return found
-    return -1
 
 
 _END = object()

@@ -149,16 +149,6 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
             yield Problem(path, None, f"cannot read the rest of the file: {_reason(error)}")
 
 
-
-
-
-
-
-
-
-
-
-
 def _reason(error: Exception) -> str:
     """An exception as a reason: some decompressors raise with no message at all."""
     return str(error) or type(error).__name__
@@ -174,6 +164,19 @@ def can_read_in_ranges(path: str) -> bool:
     """Whether a path is a plain JSON Lines file that worker processes can each read a range of."""
     if path == "-" or path.endswith(COMPRESSED_SUFFIXES) or path.endswith(".json"):
         return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+def can_read_whole(path: str) -> bool:
+    """Whether a path is a compressed JSON Lines file that a worker process can read whole (decompressed,
+    it cannot be cut into ranges)."""
+    if path == "-" or not path.endswith(COMPRESSED_SUFFIXES):
+        return False
+    if path.removesuffix(".gz").removesuffix(".zst").endswith(".json"):
+        return False  # a document: its answers are located in it where it is read (run.located)
     try:
         return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
     except OSError:

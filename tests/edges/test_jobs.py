@@ -1,10 +1,11 @@
 """--jobs: worker processes give what one process gives, in the same order, problems included.
 
-When every input is a plain JSON Lines file, each worker reads ranges of it
-(whole lines) itself; a record of a conversation spread over several records
-(Claude Code sessions, traces) comes back and is grouped where the input is
-read. Otherwise (standard input, compressed files) records are read there, and
-one that holds a whole conversation is parsed again in the worker judging it.
+When every input is a JSON Lines file, the workers read them themselves: a plain
+one in ranges of whole lines, a compressed one whole (one worker decompresses and
+judges it); a record of a conversation spread over several records (Claude Code
+sessions, traces) comes back and is grouped where the inputs are read. Otherwise
+(standard input, .json documents) records are read there, and one that holds a
+whole conversation is parsed again in the worker judging it.
 """
 
 import gzip
@@ -127,13 +128,47 @@ def test_an_over_long_line_is_reported_in_its_range(tmp_path, one_line_ranges):
     assert any("larger than the limit" in getattr(found, "message", "") for found in two)
 
 
-def test_only_plain_json_lines_files_are_read_in_ranges(tmp_path):
+def test_plain_json_lines_files_are_read_in_ranges_and_compressed_ones_whole(tmp_path):
     plain, packed, document = tmp_path / "a.jsonl", tmp_path / "a.jsonl.gz", tmp_path / "a.json"
-    for path in (plain, packed, document):
+    packed_document = tmp_path / "b.json.gz"
+    for path in (plain, packed, document, packed_document):
         path.write_bytes(b"{}\n")
     assert inputs.can_read_in_ranges(str(plain))
     assert not any(inputs.can_read_in_ranges(p) for p in ("-", str(packed), str(document), str(tmp_path)))
+    assert inputs.can_read_whole(str(packed))
+    assert not any(inputs.can_read_whole(p) for p in ("-", str(plain), str(document), str(packed_document)))
     assert not parallel._in_ranges([str(plain)], "claude-code") and parallel._in_ranges([str(plain)], "openai")
+    assert parallel._in_ranges([str(plain), str(packed)], None) and not parallel._in_ranges([str(document)], None)
+    assert list(parallel._ranges_of(str(packed), 2)) == [(0, parallel._WHOLE)]
+
+
+def test_compressed_files_read_whole_by_workers_give_the_same_output(tmp_path, monkeypatch):
+    import zstandard
+
+    mixed = _mixed_file(tmp_path)  # bad lines, a Claude Code session spread over records, several formats
+    packed, squeezed = tmp_path / "mixed.jsonl.gz", tmp_path / "mixed.ndjson.zst"
+    packed.write_bytes(gzip.compress(mixed.read_bytes()))
+    squeezed.write_bytes(zstandard.ZstdCompressor().compress(mixed.read_bytes()))
+    truncated = tmp_path / "cut.jsonl.gz"
+    truncated.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
+    whole = []
+    monkeypatch.setattr(parallel, "_ranges_of", lambda path, workers: whole.append(path) or iter([(0, -1)]))
+    paths = [str(packed), str(squeezed), str(truncated)]
+    one, two = _run(paths, 1), _run(paths, 2)
+    assert one == two and whole == paths
+    assert one[1]["errors"] > 8 and one[1]["files"] == 3  # each file's bad lines, and the cut one's end
+    lines = [p.line for p in one[0] if isinstance(p, inputs.Problem) and p.source == str(squeezed)]
+    assert lines == [p.line for p in two[0] if isinstance(p, inputs.Problem) and p.source == str(squeezed)] and lines
+
+
+def test_a_json_document_among_compressed_files_is_read_here_with_the_same_output(tmp_path):
+    packed = tmp_path / "a.jsonl.gz"
+    packed.write_bytes(gzip.compress((REPO / "fixtures" / "support_bot.jsonl").read_bytes()))
+    document = tmp_path / "b.json"
+    document.write_text("[" + ",".join((REPO / "fixtures" / "storage_anthropic.jsonl").read_text().split("\n")[:1]) + "]")
+    paths = [str(packed), str(document)]
+    assert not parallel._in_ranges(paths, None)
+    assert _run(paths, 1) == _run(paths, 2)
 
 
 @given(
