@@ -72,6 +72,7 @@ class Options:
     jobs: int = _default("jobs")  # worker processes for run() (0: one per core)
     flush_after: float | None = _default("flush-after")
     max_record_bytes: int = _default("max-record-bytes")
+    storage_options: Mapping[str, object] = _default("storage-options")  # for URL inputs (s3://, gs://, …)
     _settings: Settings = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -116,7 +117,7 @@ def _checked(name: str, value: object) -> object:
     kind = KEYS[key].kind
     if kind == "list" and isinstance(value, (list, tuple)):
         value = tuple(value)
-    elif kind in ("table", "paths") and isinstance(value, Mapping):
+    elif kind in ("table", "paths", "storage") and isinstance(value, Mapping):
         value = dict(value)
     elif kind == "str" and isinstance(value, os.PathLike):
         value = os.fspath(value)
@@ -234,7 +235,7 @@ def judged(files: list[str], options: Options, summary: Summary, known: Baseline
     return judge_inputs(files, options.settings, summary, options.input_format, on_record=on_record,
                         adjust=adjustment(known, options.settings), explain=options.explain,
                         max_record_bytes=options.max_record_bytes, jobs=options.jobs, expanded=True,
-                        flush_after=options.flush_after)
+                        flush_after=options.flush_after, storage_options=options.storage_options)
 
 
 def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
@@ -251,7 +252,7 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
     inputs = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     check_readable(inputs)
     known = Baseline.load(Path(options.baseline)) if options.baseline is not None else None
-    files = expand(inputs)
+    files = expand(inputs, storage_options=options.storage_options)
     summary = Summary()
     answers: list[JudgedAnswer] = []
     problems: list[Problem] = []

@@ -26,6 +26,7 @@ from grounding.run.baseline import Baseline
 from grounding.run.report_file import check_target
 from grounding.run.runner import judge_inputs
 from grounding.transcripts.files import check_readable, expand
+from grounding.transcripts.remote import is_remote
 from grounding.transcripts.formats import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
@@ -88,9 +89,9 @@ def check(inputs: list[str], **flags: object) -> None:
         known = None if write_baseline or options["baseline"] is None else Baseline.load(Path(options["baseline"]))
         check_readable(inputs)
         if options["output"]:
-            check_target("--output", options["output"], expand(inputs))
+            check_target("--output", options["output"], expand([p for p in inputs if not is_remote(p)]))
         if write_baseline:
-            check_target("--baseline", options["baseline"], expand(inputs))
+            check_target("--baseline", options["baseline"], expand([p for p in inputs if not is_remote(p)]))
     except GroundingError as error:
         _fail(error)
     code = _run(inputs, checked, options, known, write_baseline)

@@ -29,7 +29,10 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     output_format = OutputFormat(options["output-format"])
     if output_format.value in _UTF8_FORMATS and not options["output"] and not _is_utf8(sys.stdout):
         sys.stdout.reconfigure(encoding="utf-8")
-    files = expand(inputs)
+    try:
+        files = expand(inputs, storage_options=checked.storage_options)  # a URL's listing may fail here
+    except GroundingError as error:
+        _fail(error)
     report_file = _report_file(options["output"])
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
     out = progress.guard(report_file.stream if report_file else sys.stdout)

@@ -141,6 +141,9 @@ def _problem(key: str, value: object) -> str | None:
         problem = "must be a table of NAME = \"REGEX\""
     elif spec.kind == "paths" and not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
         problem = "must be a table of \"CONVERSATION_GLOB\" = \"SCHEMA_FILE\""
+    elif spec.kind == "storage" and not (isinstance(value, dict) and all(
+            isinstance(v, (str, bool, int, float)) for v in value.values())):
+        problem = "must be a table of KEY = value (a string, true or false, or a number)"
     elif spec.kind == "choice" and value not in spec.choices:
         close = get_close_matches(str(value), spec.choices, n=1)
         problem = f"must be one of {', '.join(spec.choices)}" + (f" (did you mean {close[0]!r}?)" if close else "")

@@ -52,6 +52,32 @@ def _globs(specs: list[str]) -> dict[str, str]:
     return table
 
 
+def storage_table(specs: list[str]) -> dict[str, object]:
+    """--storage-option KEY=VALUE options as the configuration's table: true, false and numbers as such.
+
+    >>> storage_table(["endpoint_url=http://127.0.0.1:9000", "anon=true", "default_block_size=1048576"])
+    {'endpoint_url': 'http://127.0.0.1:9000', 'anon': True, 'default_block_size': 1048576}
+    """
+    table: dict[str, object] = {}
+    for spec in specs:
+        key, sep, value = spec.partition("=")
+        if not sep or not key.strip():
+            raise GroundingError(f"--storage-option: {spec!r} needs the form KEY=VALUE, for example 'anon=true'")
+        table[key.strip()] = _scalar(value)
+    return table
+
+
+def _scalar(text: str) -> object:
+    if text in ("true", "false"):
+        return text == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 # How a flag's value, when given, becomes its key's value (None and [] mean "not given" throughout).
 _GIVEN: dict[str, Callable[[object], object]] = {
     "value": lambda value: value,
@@ -60,6 +86,7 @@ _GIVEN: dict[str, Callable[[object], object]] = {
     "negated": lambda value: False if value else None,
     "shapes": lambda specs: shape_table(specs) if specs else None,
     "globs": lambda specs: _globs(specs) if specs else None,
+    "storage": lambda specs: storage_table(specs) if specs else None,
 }
 
 OUTPUT_FORMATS = tuple(output_format.value for output_format in OutputFormat)
@@ -133,6 +160,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("max-record-bytes", "int", 128 * 1024 * 1024, ("--max-record-bytes",),
            "Largest record read; a larger one is reported, not read [134217728 = 128 MiB].", "N", typed=int,
            maximum=1 << 40),  # a record is read whole: 1 TiB at most
+    Option("storage-options", "storage", {}, ("--storage-option",),
+           "An option of the file system URL inputs (s3://, gs://, az://, https://) are read through "
+           "(repeatable), e.g. endpoint_url=http://127.0.0.1:9000.", "KEY=VALUE", param="storage_option",
+           typed=_LIST, given="storage"),
 )
 KEYS: dict[str, Option] = {option.key: option for option in OPTIONS if option.in_config}
 
@@ -174,6 +205,7 @@ _SCHEMA_TYPES: dict[str, dict] = {
     "list": {"type": "array", "items": {"type": "string"}},
     "table": {"type": "object", "additionalProperties": {"type": "string"}},
     "paths": {"type": "object", "additionalProperties": {"type": "string"}},
+    "storage": {"type": "object", "additionalProperties": {"type": ["string", "boolean", "number"]}},
 }
 
 

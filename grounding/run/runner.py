@@ -24,6 +24,7 @@ from grounding.run.located import answers_located
 from grounding.run.parallel import _in_ranges, _in_workers, _ranges_in_workers
 from grounding.transcripts.assembly import Assembler, Event, Skipped
 from grounding.transcripts.files import expand, read_records
+from grounding.transcripts.remote import StorageOptions
 
 Adjust = Callable[[JudgedAnswer], JudgedAnswer]
 
@@ -41,24 +42,27 @@ def judge_inputs(
     jobs: int = 1,
     expanded: bool = False,
     flush_after: float | None = None,
+    storage_options: StorageOptions | None = None,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
     on_record sees every record as it is read (progress); adjust may rewrite an
     answer before it is counted (a baseline taking known values out); expanded says
-    paths are files already (folders searched by inputs.expand).
+    paths are files already (folders searched by inputs.expand); storage_options
+    reach the file system of a URL's scheme (transcripts.remote).
     """
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
-    files = list(paths) if expanded else expand(list(paths))
+    files = list(paths) if expanded else expand(list(paths), storage_options=storage_options)
     if workers > 1 and _in_ranges(files, input_format):
         judged = _ranges_in_workers(files, summary, settings, explain, workers, input_format,
                                     on_record, max_record_bytes)
     elif workers > 1:
         events = _events(files, summary, input_format, on_record, max_record_bytes, defer=True,
-                         flush_after=flush_after)
+                         flush_after=flush_after, storage_options=storage_options)
         judged = _in_workers(events, settings, explain, workers, input_format)
     else:
-        events = _events(files, summary, input_format, on_record, max_record_bytes, flush_after=flush_after)
+        events = _events(files, summary, input_format, on_record, max_record_bytes, flush_after=flush_after,
+                         storage_options=storage_options)
         judged = ((event, judge_event(event, settings, explain)) for event in events)
     for event, answers in judged:
         if isinstance(event, Problem):
@@ -84,13 +88,15 @@ def _events(
     max_record_bytes: int | None,
     defer: bool = False,
     flush_after: float | None = None,
+    storage_options: StorageOptions | None = None,
 ) -> Iterator[Event | Record]:
     """Conversations, problems and skipped records in input order; with defer, a one-record conversation
     is passed on as its Record, to be read where it is judged (a worker parses its line again, which is
     cheaper than sending it the parsed record). With flush_after, a trace streamed on standard input with no
     new span for that many seconds is judged as complete."""
     assembler = Assembler(input_format)
-    yield from _assembled(paths, summary, assembler, on_record, max_record_bytes, defer, flush_after)
+    yield from _assembled(paths, summary, assembler, on_record, max_record_bytes, defer, flush_after,
+                          storage_options)
 
 
 def _assembled(
@@ -101,11 +107,12 @@ def _assembled(
     max_record_bytes: int | None,
     defer: bool,
     flush_after: float | None,
+    storage_options: StorageOptions | None,
 ) -> Iterator[Event | Record]:
     for path in paths:
         summary.files += 1
         places: dict = {}  # in a .json document: where the last answer located was found
-        records = read_records(path, max_record_bytes)
+        records = read_records(path, max_record_bytes, storage_options)
         if path == "-" and flush_after:
             records = with_silences(records, flush_after)
         for record in records:

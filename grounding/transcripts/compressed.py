@@ -4,21 +4,44 @@ from __future__ import annotations
 
 import gzip
 import io
+from collections.abc import Mapping
 from typing import BinaryIO
 
 from grounding.errors import InputError
+from grounding.transcripts.remote import is_remote, open_remote
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 READ_BUFFER = 1 << 20
 
 
-def open_transcript(path: str) -> BinaryIO:
+def open_transcript(path: str, storage_options: Mapping[str, object] | None = None) -> BinaryIO:
+    """A transcript file opened for reading its decompressed bytes: a local path, or a URL (transcripts.remote)."""
+    if is_remote(path):
+        raw = open_remote(path, storage_options)
+        if path.endswith(".gz"):
+            return _Closing(gzip.GzipFile(fileobj=raw, mode="rb"), raw)
+        return _zstd(raw, path) if path.endswith(".zst") else raw
     if path.endswith(".gz"):
         return gzip.open(path, "rb")
     if path.endswith(".zst"):
         return _zstd(open(path, "rb"), path)
     return open(path, "rb", buffering=READ_BUFFER)
+
+
+class _Closing(io.BufferedReader):
+    """A decompressing reader that closes the stream under it too (GzipFile leaves a file object it was
+    given open)."""
+
+    def __init__(self, reader: BinaryIO, under: BinaryIO) -> None:
+        super().__init__(reader, READ_BUFFER)
+        self._under = under
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._under.close()
 
 
 def _zstd(raw: BinaryIO, name: str) -> BinaryIO:

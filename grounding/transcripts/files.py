@@ -19,6 +19,7 @@ from grounding.errors import InputError
 from grounding.model import Problem, Record
 from grounding.transcripts.compressed import READ_BUFFER, decompressed, open_transcript
 from grounding.transcripts.records import described, loads_exactly, loads_unchecked
+from grounding.transcripts.remote import StorageOptions, expand_remote, is_remote
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -31,7 +32,7 @@ def known_size(files: list[str]) -> int | None:
     """The bytes a run will read, when every input is a plain file; None when one is compressed or a stream."""
     total = 0
     for path in files:
-        if path == "-" or path.endswith(COMPRESSED_SUFFIXES):
+        if path == "-" or path.endswith(COMPRESSED_SUFFIXES) or is_remote(path):
             return None
         try:
             status = os.stat(path)
@@ -44,20 +45,25 @@ def known_size(files: list[str]) -> int | None:
 
 
 def check_readable(paths: list[str]) -> None:
-    """Refuse, before anything is judged, a path that does not exist."""
+    """Refuse, before anything is judged, a local path that does not exist (a URL is asked when expanded)."""
     for path in paths:
-        if path != "-" and not os.path.exists(path):
+        if path != "-" and not is_remote(path) and not os.path.exists(path):
             raise InputError(f"{path}: No such file or directory")
 
 
-def expand(paths: list[str], *, follow_links: bool = False) -> list[str]:
-    """The files to read: files as given, folders searched for transcripts (sorted, so runs repeat).
+def expand(paths: list[str], *, follow_links: bool = False, storage_options: StorageOptions | None = None
+           ) -> list[str]:
+    """The files to read: files as given, folders searched for transcripts (sorted, so runs repeat), and URLs
+    listed or globbed in their storage (transcripts.remote).
 
     A symbolic link that leads out of a folder given on the command line is
     not followed unless asked: a transcript folder must not read elsewhere.
     """
     files: list[str] = []
     for path in paths:
+        if is_remote(path):
+            files.extend(expand_remote(path, storage_options))
+            continue
         if path == "-" or not os.path.isdir(path):
             files.append(path)
             continue
@@ -101,8 +107,9 @@ def _is_transcript_name(name: str) -> bool:
     return name.endswith(TRANSCRIPT_SUFFIXES)
 
 
-def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Record | Problem]:
-    """Yield each record of one input (a path, or - for standard input)."""
+def read_records(path: str, max_record_bytes: int | None = None,
+                 storage_options: StorageOptions | None = None) -> Iterator[Record | Problem]:
+    """Yield each record of one input (a path, a URL, or - for standard input)."""
     if path == "-":
         try:
             stream = decompressed(sys.stdin.buffer)
@@ -118,7 +125,7 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
         yield Problem(path, None, "not a regular file (a FIFO, socket or device found in a folder), so not read: "
                                   "name it on the command line to read it")
         return
-    if os.path.isdir(path):  # a folder expand could not list
+    if not is_remote(path) and os.path.isdir(path):  # a folder expand could not list
         try:
             os.listdir(path)
         except OSError as error:
@@ -126,12 +133,15 @@ def read_records(path: str, max_record_bytes: int | None = None) -> Iterator[Rec
                                       "were not checked")
         return
     try:
-        stream = open_transcript(path)
+        stream = open_transcript(path, storage_options)
     except OSError as error:
         yield Problem(path, None, f"cannot open: {error.strerror or error}")
         return
     except InputError as error:
         yield Problem(path, None, str(error))
+        return
+    except Exception as error:  # noqa: BLE001 - a remote file system's own errors (credentials, network) vary
+        yield Problem(path, None, f"cannot open: {type(error).__name__}: {error}")
         return
     with stream:
         try:
