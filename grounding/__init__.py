@@ -48,6 +48,7 @@ if _TYPE_CHECKING:
 
     from grounding.gate import Decision, Gate
     from grounding.library import Options, RunResult, check, check_answer
+    from grounding.run.parallel import Engine
 
 __version__ = "0.1.0"
 
@@ -101,10 +102,11 @@ importlib.import_module("grounding.run")
 
 
 def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
-        jobs: int | None = None) -> RunResult:
+        jobs: int | None = None, engine: Engine | None = None) -> RunResult:
     """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
     baseline, rule selection and exit status included), collecting the answers instead of reporting them:
-    a RunResult with ``answers``, ``problems``, ``summary`` and ``exit_code``."""
+    a RunResult with ``answers``, ``problems``, ``summary`` and ``exit_code``. engine runs the workers
+    elsewhere (grounding.dask.DaskEngine); by default ``options.engine`` decides."""
     from grounding.library import run as run_files
 
-    return run_files(paths, options, jobs=jobs)
+    return run_files(paths, options, jobs=jobs, engine=engine)

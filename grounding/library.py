@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
@@ -27,6 +28,7 @@ from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, R
 if TYPE_CHECKING:
     from grounding.core.settings import Settings
     from grounding.run.baseline import Baseline
+    from grounding.run.parallel import Engine
 
 # The table's keys a library caller has no use for: how the command line shows a run.
 TERMINAL_KEYS = frozenset({"output-format", "output", "statistics", "progress", "quiet", "verbose"})
@@ -73,12 +75,18 @@ class Options:
     flush_after: float | None = _default("flush-after")
     max_record_bytes: int = _default("max-record-bytes")
     storage_options: Mapping[str, object] = _default("storage-options")  # for URL inputs (s3://, gs://, …)
+    engine: str = _default("engine")  # where the workers run: "local" (jobs processes here) or "dask"
+    scheduler: str | None = _default("scheduler")  # engine "dask": a running scheduler's address
+    workers: int | None = _default("workers")  # engine "dask" and no scheduler: a cluster started here
     _settings: Settings = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for spec in fields(self):
             if spec.init:
                 object.__setattr__(self, spec.name, _checked(spec.name, getattr(self, spec.name)))
+        if self.engine != "dask" and (self.scheduler is not None or self.workers is not None):
+            raise OptionError("--scheduler and --workers are for --engine dask (engine='dask'); --jobs sets the "
+                              "processes of the local engine")
         try:
             object.__setattr__(self, "_settings", settings_from(self))
         except OptionError:
@@ -225,21 +233,38 @@ class RunResult:
 
 
 def judged(files: list[str], options: Options, summary: Summary, known: Baseline | None = None, *,
-           on_record: Callable[[Record | Problem], None] | None = None) -> Iterator[JudgedAnswer | Problem]:
+           on_record: Callable[[Record | Problem], None] | None = None,
+           engine: Engine | None = None) -> Iterator[JudgedAnswer | Problem]:
     """Every judged answer and every problem of files (expanded already), in input order, counted in
     summary: the baseline known takes its values out, a rule not selected its findings. The one loop that
-    run() and ``ground check`` share."""
+    run() and ``ground check`` share. engine runs the workers (see engine_for); None: jobs processes here."""
     from grounding.cli.rules import adjustment
     from grounding.run.runner import judge_inputs
 
     return judge_inputs(files, options.settings, summary, options.input_format, on_record=on_record,
                         adjust=adjustment(known, options.settings), explain=options.explain,
                         max_record_bytes=options.max_record_bytes, jobs=options.jobs, expanded=True,
-                        flush_after=options.flush_after, storage_options=options.storage_options)
+                        flush_after=options.flush_after, storage_options=options.storage_options,
+                        engine=engine)
+
+
+@contextmanager
+def engine_for(options: Options) -> Iterator[Engine | None]:
+    """The engine options ask for, while a run uses it: None for local processes, or a Dask cluster (connected
+    to, or started here and closed after)."""
+    if options.engine != "dask":
+        yield None
+        return
+    try:
+        from grounding.dask import cluster
+    except ImportError as error:
+        raise OptionError(f"--engine dask: {error}") from None
+    with cluster(options.scheduler, options.workers) as engine:
+        yield engine
 
 
 def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
-        jobs: int | None = None) -> RunResult:
+        jobs: int | None = None, engine: Engine | None = None) -> RunResult:
     """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
     baseline, rule selection and exit status included), collecting the answers instead of reporting them."""
     from grounding.cli.exit_codes import exit_code
@@ -256,11 +281,12 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
     summary = Summary()
     answers: list[JudgedAnswer] = []
     problems: list[Problem] = []
-    for event in judged(files, options, summary, known):
-        if isinstance(event, Problem):
-            problems.append(event)
-        else:
-            answers.append(event)
+    with engine_for(options) if engine is None else nullcontext(engine) as chosen:
+        for event in judged(files, options, summary, known, engine=chosen):
+            if isinstance(event, Problem):
+                problems.append(event)
+            else:
+                answers.append(event)
     stale = known is not None and bool(known.stale(files)) and options.stale_baseline_fails
     code = exit_code(summary, options.settings, strict=options.strict, stale_fails=stale)
     return RunResult(tuple(answers), tuple(problems), summary, int(code))

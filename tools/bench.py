@@ -17,7 +17,7 @@ the small run CI uses to prove the script works (one repeat). Last, a scaling ta
 one conversation of 1,000, 4,000 and 10,000 tool results with an answer after
 each (``long_conversation``), whose time should grow linearly. The last input (the generated corpus),
 dealt into 8 ``.jsonl.gz`` files, is judged with ``--jobs 1`` and ``--jobs 2``: each worker reads,
-decompresses and judges whole files. And the gate's overhead in the loop:
+decompresses and judges whole files; and, with dask installed, with ``--engine dask --workers 1`` and ``2``. And the gate's overhead in the loop:
 ``Gate("guard").decide`` on a typical 20-message history (``typical_history``: a system prompt, a
 question, nine tool calls and their ~1 KB JSON results), in this process, median of 1,000 decisions.
 
@@ -216,15 +216,21 @@ def _print_compressed(path: str, scratch: str, repeat: int) -> None:
     size = os.path.getsize(path) / 1e6
     print(f"\n{os.path.basename(path)} as {len(parts)} .jsonl.gz files (median of {repeat} runs)")
     print(f"  {'workers':>8}{'wall s':>9}{'MB/s':>9}{'speed-up':>10}")
-    measured: dict[int, list[Run]] = {1: [], 2: []}
+    engines = {"local 1": ["--jobs", "1"], "local 2": ["--jobs", "2"]}
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        print("  (dask is not installed: pip install '.[dask]' for its rows)")
+    else:  # a cluster started for the run: its start-up (~2 s) is in the figure
+        engines |= {"dask 1": ["--engine", "dask", "--workers", "1"], "dask 2": ["--engine", "dask", "--workers", "2"]}
+    measured: dict[str, list[Run]] = {label: [] for label in engines}
     for _ in range(repeat):
-        for jobs in measured:
-            argv = [sys.executable, "-m", "grounding", "check", *parts, "--jobs", str(jobs)]
-            measured[jobs].append(_measure(f"--jobs {jobs}", argv))
-    base = _median(measured[1]).seconds
-    for jobs, runs in measured.items():
+        for label, flags in engines.items():
+            measured[label].append(_measure(label, [sys.executable, "-m", "grounding", "check", *parts, *flags]))
+    base = _median(measured["local 1"]).seconds
+    for label, runs in measured.items():
         run = _median(runs)
-        print(f"  {jobs:>8}{run.seconds:>9.2f}{size / run.seconds:>9.1f}{base / run.seconds:>10.2f}")
+        print(f"  {label:>8}{run.seconds:>9.2f}{size / run.seconds:>9.1f}{base / run.seconds:>10.2f}")
 
 
 def typical_history() -> tuple[list[dict], str]:

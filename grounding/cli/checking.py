@@ -14,7 +14,7 @@ from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failur
 from grounding.cli.progress import Progress
 from grounding.core.settings import Settings
 from grounding.errors import GroundingError
-from grounding.library import Options, judged
+from grounding.library import Options, engine_for, judged
 from grounding.model import Problem, Summary
 from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
 from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
@@ -43,13 +43,14 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     summary = Summary()
     collected: list = []
     try:
-        for event in judged(files, checked, summary, known, on_record=progress.advance):
-            if isinstance(event, Problem):
-                reporter.problem(event)
-            elif write:
-                collected.append(event)  # a baseline run writes the baseline, not the report
-            else:
-                reporter.answer(event)
+        with engine_for(checked) as engine:  # a Dask cluster is connected to, or started, for the run
+            for event in judged(files, checked, summary, known, on_record=progress.advance, engine=engine):
+                if isinstance(event, Problem):
+                    reporter.problem(event)
+                elif write:
+                    collected.append(event)  # a baseline run writes the baseline, not the report
+                else:
+                    reporter.answer(event)
     except GroundingError as error:  # a run that cannot go on leaves no half report file, and the old one stands
         progress.stop()
         if report_file is not None:

@@ -160,6 +160,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("max-record-bytes", "int", 128 * 1024 * 1024, ("--max-record-bytes",),
            "Largest record read; a larger one is reported, not read [134217728 = 128 MiB].", "N", typed=int,
            maximum=1 << 40),  # a record is read whole: 1 TiB at most
+    Option("engine", "choice", "local", ("--engine",),
+           "Where the workers run: local (--jobs processes here) or dask (a Dask cluster) [local].", "NAME",
+           typed=str, choices=("local", "dask")),
+    Option("scheduler", "str", None, ("--scheduler",), "With --engine dask: the address of a running scheduler.",
+           "ADDR", typed=str),
+    Option("workers", "int", None, ("--workers",),
+           "With --engine dask and no --scheduler: start a cluster here of N worker processes.", "N", typed=int,
+           maximum=4096),
     Option("storage-options", "storage", {}, ("--storage-option",),
            "An option of the file system URL inputs (s3://, gs://, az://, https://) are read through "
            "(repeatable), e.g. endpoint_url=http://127.0.0.1:9000.", "KEY=VALUE", param="storage_option",

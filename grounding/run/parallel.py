@@ -7,9 +7,10 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from grounding.core.settings import Settings
+from grounding.errors import GroundingError
 from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 
 # Conversations go to workers in batches (one message each way per batch, not per conversation), a few
@@ -27,6 +28,7 @@ from grounding.transcripts.files import (
     read_records,
 )
 from grounding.transcripts.records import loads
+from grounding.transcripts.remote import StorageOptions
 
 if TYPE_CHECKING:
     from grounding.run.workers import Workers
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 _BATCH = 32
 _BATCH_BYTES = 2 << 20
 _BATCHES_PER_JOB = 3
-_worker_state: tuple[Settings, bool, Assembler] | None = None
+_worker_state: tuple[Settings, bool, Assembler, StorageOptions | None] | None = None
 _READ_IN_WORKER = object()  # stands for a conversation a worker read from its record
 # A range is about this size: a few per worker and file, so that a small file is shared too, and at most a
 # few megabytes, so that memory stays bounded (each worker holds what its range's answers come to).
@@ -52,15 +54,16 @@ _WHOLE = -1  # the end of a "range" that is a whole compressed file, read by one
 
 
 
-def _start_worker(settings: Settings, explain: bool, input_format: str | None) -> None:
+def _start_worker(settings: Settings, explain: bool, input_format: str | None,
+                  storage_options: StorageOptions | None = None) -> None:
     global _worker_state
-    _worker_state = (settings, explain, Assembler(input_format))
+    _worker_state = (settings, explain, Assembler(input_format), storage_options)
 
 
 def _judge_in_worker(event: Event | Record) -> tuple[Event | None, list[JudgedAnswer]]:
     """Judge a conversation, or read a deferred record first; a record that cannot be read comes back as its Problem."""
     assert _worker_state is not None
-    settings, explain, assembler = _worker_state
+    settings, explain, assembler, _ = _worker_state
     if isinstance(event, Record):
         event = assembler.read_alone(replace(event, value=loads(event.raw)))
         if isinstance(event, Problem):
@@ -73,11 +76,10 @@ def _judge_batch(events: list[Event | Record]) -> list[tuple[Event | None, list[
 
 
 def _in_workers(
-    events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None
+    events: Iterator[Event | Record], settings: Settings, explain: bool, workers: int, input_format: str | None,
+    engine: Engine | None = None,
 ) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
-    from grounding.run.workers import Workers  # multiprocessing: ~4 ms of start-up a run of one process never needs
-
-    with Workers(workers, _start_worker, (settings, explain, input_format)) as processes:
+    with _started(engine, workers, (settings, explain, input_format)) as processes:
         pending: deque[tuple[list[Event | Record], object]] = deque()
         for batch in _batches(events, _BATCH, _BATCH_BYTES):
             judged = [event for event in batch if _judged_elsewhere(event)]
@@ -120,6 +122,29 @@ def _collected(batch: list[Event | Record], future: object) -> Iterator[tuple[Ev
             yield (event if isinstance(event, Conversation) else _READ_IN_WORKER), answers
 
 
+class TaskLost(GroundingError):
+    """An engine lost a task (a Dask cluster whose workers died with it): what it held is reported as an
+    error of its file, and the run goes on."""
+
+
+class Engine(Protocol):
+    """What runs the workers: this machine's processes (run.workers.Workers), or a Dask cluster
+    (grounding.dask.DaskEngine). workers(count, initializer, initargs) is a context manager with
+    apply_async(function, arguments) -> a task whose get() is its result, and map(function, items)."""
+
+    def workers(self, count: int, initializer: Callable[..., None], initargs: tuple) -> Workers: ...
+
+    def size(self) -> int: ...  # the tasks it runs at once
+
+
+def _started(engine: Engine | None, count: int, initargs: tuple) -> Workers:
+    if engine is not None:
+        return engine.workers(count, _start_worker, initargs)
+    from grounding.run.workers import Workers  # multiprocessing: ~4 ms of start-up a run of one process never needs
+
+    return Workers(count, _start_worker, initargs)
+
+
 def _in_ranges(files: list[str], input_format: str | None) -> bool:
     """Whether the workers read the inputs themselves: plain JSON Lines files in ranges, compressed ones whole
     (decompressing is most of reading one: in the reading process it capped the whole run)."""
@@ -134,10 +159,10 @@ def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[li
     """Read and judge a range of a file, saying what became of each record (see _LINE_PROBLEM ...), its lines
     numbered from the range's first; and how many lines the range holds (None: it could not be read)."""
     assert _worker_state is not None
-    settings, explain, assembler = _worker_state
+    settings, explain, assembler, storage_options = _worker_state
     said: list[tuple] = []
     whole = end == _WHOLE
-    records = read_records(path, limit) if whole else read_range(path, start, end, limit)
+    records = read_records(path, limit, storage_options) if whole else read_range(path, start, end, limit)
     while True:
         try:
             record = next(records)
@@ -164,11 +189,11 @@ def _ranges_in_workers(
     input_format: str | None,
     on_record: Callable[[Record | Problem], None] | None,
     limit: int | None,
+    engine: Engine | None = None,
+    storage_options: StorageOptions | None = None,
 ) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
-    from grounding.run.workers import Workers  # see _in_workers
-
     assembler = Assembler(input_format)
-    with Workers(workers, _start_worker, (settings, explain, input_format)) as processes:
+    with _started(engine, workers, (settings, explain, input_format, storage_options)) as processes:
         pending: deque[tuple[str, int, int, object]] = deque()  # (file, range, its result; None: the file ends)
         before = _LinesBefore()
         for path in files:
@@ -234,7 +259,11 @@ def _range_collected(
     if future is None:
         yield from _judged_by(processes, list(assembler.end_of_source(path)))
         return
-    said, lines = future.get()
+    try:
+        said, lines = future.get()
+    except TaskLost as lost:  # never a silently smaller report: the range is an error of its file
+        where = "the file" if end == _WHOLE else f"bytes {start} to {end}"
+        said, lines = [(_LINE_PROBLEM, None, 0, Problem(path, None, f"{where} not judged: {lost}"))], 0
     before = lines_before.number(path, lines, start, end)
     for what, line, size, payload in said:
         summary.records += 1

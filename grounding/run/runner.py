@@ -21,7 +21,7 @@ from grounding.core.settings import Settings
 from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 from grounding.run.judging import judge_event
 from grounding.run.located import answers_located
-from grounding.run.parallel import _in_ranges, _in_workers, _ranges_in_workers
+from grounding.run.parallel import Engine, _in_ranges, _in_workers, _ranges_in_workers
 from grounding.transcripts.assembly import Assembler, Event, Skipped
 from grounding.transcripts.files import expand, read_records
 from grounding.transcripts.remote import StorageOptions
@@ -43,23 +43,26 @@ def judge_inputs(
     expanded: bool = False,
     flush_after: float | None = None,
     storage_options: StorageOptions | None = None,
+    engine: Engine | None = None,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
     on_record sees every record as it is read (progress); adjust may rewrite an
     answer before it is counted (a baseline taking known values out); expanded says
     paths are files already (folders searched by inputs.expand); storage_options
-    reach the file system of a URL's scheme (transcripts.remote).
+    reach the file system of a URL's scheme (transcripts.remote); engine runs the
+    workers elsewhere than in this machine's processes (grounding.dask).
     """
-    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    workers = engine.size() if engine is not None else jobs if jobs > 0 else (os.cpu_count() or 1)
+    elsewhere = workers > 1 or engine is not None
     files = list(paths) if expanded else expand(list(paths), storage_options=storage_options)
-    if workers > 1 and _in_ranges(files, input_format):
+    if elsewhere and _in_ranges(files, input_format):
         judged = _ranges_in_workers(files, summary, settings, explain, workers, input_format,
-                                    on_record, max_record_bytes)
-    elif workers > 1:
+                                    on_record, max_record_bytes, engine, storage_options)
+    elif elsewhere:
         events = _events(files, summary, input_format, on_record, max_record_bytes, defer=True,
                          flush_after=flush_after, storage_options=storage_options)
-        judged = _in_workers(events, settings, explain, workers, input_format)
+        judged = _in_workers(events, settings, explain, workers, input_format, engine)
     else:
         events = _events(files, summary, input_format, on_record, max_record_bytes, flush_after=flush_after,
                          storage_options=storage_options)

@@ -19,12 +19,14 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("__init__", ("",), ()),
     ("__main__", ("cli",), ()),
     # the library face sits beside the CLI: Options come from the CLI's one option table
-    ("library", ("core", "transcripts", "run", "cli", *SHARED), ("reporters",)),
+    ("library", ("core", "transcripts", "run", "cli", "dask", *SHARED), ("reporters",)),
     ("gate", ("library", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the framework adapters: a framework's messages in, the gate's decision out
     ("pydantic_ai", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("langchain", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("openai_agents", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
+    # the Dask engine: the run's workers on a cluster
+    ("dask", ("run", "library", *SHARED), ("cli", "reporters", "core", "transcripts")),
     ("run", ("run", "core", "transcripts", *SHARED), ("reporters", "cli")),
     ("reporters", ("reporters", *SHARED), ("core", "run", "transcripts", "cli")),
     ("transcripts", ("transcripts", *SHARED), ("core", "run", "reporters", "cli")),
