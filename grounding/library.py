@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from grounding.run.parallel import Engine
 
 # The table's keys a library caller has no use for: how the command line shows a run.
-TERMINAL_KEYS = frozenset({"output-format", "output", "statistics", "progress", "quiet", "verbose"})
+TERMINAL_KEYS = frozenset({"output-format", "output", "output-dir", "statistics", "progress", "quiet", "verbose"})
 
 
 def _default(key: str) -> Any:  # noqa: ANN401 (a field's default, of the field's own type)

@@ -84,6 +84,11 @@ def check(inputs: list[str], **flags: object) -> None:
         checked = Options.of(options.values, **({"explain": True} if options["output-format"] == "html" else {}))
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
+        if options["output-dir"] and (options["output"] or options["output-format"] not in ("full", "json-lines")):
+            raise GroundingError("--output-dir writes the JSON Lines report, a file per input file: it takes "
+                                 "neither --output nor another --output-format")
+        if options["output-dir"] and not is_remote(options["output-dir"]):
+            _refuse_inputs_in(options["output-dir"], expand([p for p in inputs if not is_remote(p)]))
         if write_baseline and options["baseline"] is None:
             raise GroundingError("--write-baseline needs --baseline FILE (or baseline in the configuration)")
         known = None if write_baseline or options["baseline"] is None else Baseline.load(Path(options["baseline"]))
@@ -96,6 +101,15 @@ def check(inputs: list[str], **flags: object) -> None:
         _fail(error)
     code = _run(inputs, checked, options, known, write_baseline)
     raise typer.Exit(int(code))
+
+
+def _refuse_inputs_in(folder: str, inputs: list[str]) -> None:
+    """--output-dir must hold no input: its partitions would overwrite one, or be read as transcripts next time."""
+    target = os.path.realpath(folder)
+    for given in inputs:
+        if given != "-" and os.path.realpath(given).startswith(target + os.sep):
+            raise GroundingError(f"--output-dir {folder}: holds the input {given}; the partitions written there "
+                                 "would mix with the transcripts (name another folder)")
 
 
 _INPUTS = inspect.Parameter("inputs", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[

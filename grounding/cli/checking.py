@@ -10,6 +10,7 @@ import typer
 
 from grounding.cli.config import Resolved
 from grounding.cli.environment import report_environment
+from grounding.cli.output_dir import SUMMARY_NAME, OutputDir
 from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.cli.progress import Progress
 from grounding.core.settings import Settings
@@ -39,7 +40,13 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
                           failing=partial(failing_reason, settings=settings), codes=settings.rules,
                           **report_environment())
-    reporter = make_reporter(output_format, out, progress.guard(sys.stderr), shown)
+    if options["output-dir"]:  # the JSON Lines report, one file per input file, and a summary.json
+        try:
+            reporter = OutputDir(options["output-dir"], checked.storage_options)
+        except GroundingError as error:
+            _fail(error)
+    else:
+        reporter = make_reporter(output_format, out, progress.guard(sys.stderr), shown)
     summary = Summary()
     collected: list = []
     try:
@@ -81,6 +88,9 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     _close_report(reporter, summary, report_file)
     if report_file is not None and not options["quiet"]:
         print(f"{summary_line(summary)}; report written to {options['output']}")
+    if options["output-dir"] and not options["quiet"]:
+        print(f"{summary_line(summary)}; {counted(reporter.parts, 'partition')} and {SUMMARY_NAME} written to "
+              f"{options['output-dir']}", file=sys.stderr)
     return _finish(summary, settings, options, known, write, collected, files)
 
 

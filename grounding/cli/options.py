@@ -98,6 +98,9 @@ OPTIONS: tuple[Option, ...] = (
            typed=OutputFormat, given="choice", choices=OUTPUT_FORMATS),
     Option("output", "str", None, ("--output", "-o", "--output-file"),
            "Write the report to FILE; the terminal still gets the summary.", "FILE", typed=Path, given="text"),
+    Option("output-dir", "str", None, ("--output-dir",),
+           "Write the JSON Lines report as one file per input file, in order, and a summary.json into DIR (a "
+           "folder or a URL).", "DIR", typed=str),
     Option("shapes", "table", {}, ("--shape",),
            "Declare a value shape (repeatable); matched against a whole token, any case.", "NAME=REGEX",
            param="shape", typed=_LIST, given="shapes"),

@@ -151,3 +151,31 @@ def test_a_task_the_cluster_loses_is_an_error_of_its_file_and_the_rest_is_judged
 def test_a_lost_task_is_told_from_the_tasks_own_error():
     with pytest.raises(TaskLost):
         _Task(_Failed()).get()
+
+
+def test_the_output_dir_holds_the_json_lines_report_cut_per_input_file(client, tmp_path):
+    paths = _inputs(tmp_path)
+    traces = [_trace(f"{8000 + number}") for number in range(2)]
+    for part in range(3):
+        span_file = tmp_path / f"spans-{part}.jsonl"
+        span_file.write_text("".join(json.dumps(t[part]) + "\n" for t in traces))
+        paths.append(str(span_file))
+    stream = _check(*paths, "--format", "json-lines")
+    out = tmp_path / "out"
+    written = _check(*paths, "--output-dir", str(out), "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert written.returncode == stream.returncode == 1, written.stderr
+    parts = sorted(out.glob("part-*.jsonl"))
+    assert "".join(part.read_text() for part in parts) == stream.stdout
+    assert len(parts) == 5  # the four files with answers of their own, and the traces put together last
+    summary = json.loads((out / "summary.json").read_text())
+    report = json.loads(_check(*paths, "--format", "json").stdout)
+    assert summary["summary"] == report["summary"] and summary["errors"] == report["errors"] and report["errors"]
+
+
+def test_the_output_dir_refuses_a_folder_that_holds_an_input_and_another_format(tmp_path):
+    transcript = tmp_path / "a.jsonl"
+    transcript.write_bytes((REPO / "fixtures" / "support_bot.jsonl").read_bytes())
+    inside = _check(str(transcript), "--output-dir", str(tmp_path))
+    assert inside.returncode == 2 and "holds the input" in inside.stderr and not list(tmp_path.glob("part-*"))
+    other = _check(str(transcript), "--output-dir", str(tmp_path / "out"), "--format", "sarif")
+    assert other.returncode == 2 and "--output-dir" in other.stderr

@@ -128,3 +128,15 @@ def test_a_file_url_reads_the_local_file_as_its_path_does(tmp_path):
 def test_a_bad_storage_option_is_refused_naming_the_form():
     proc = _check("s3://logs/a.jsonl", "--storage-option", "endpoint_url")
     assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr
+
+
+def test_the_output_dir_may_be_in_object_storage(s3, tmp_path):
+    import s3fs
+
+    proc = _check("s3://logs/2026/*/*.jsonl.gz", "--output-dir", "s3://logs/reports/run-1", *_flags(s3))
+    assert proc.returncode == 1, proc.stderr
+    fs = s3fs.S3FileSystem(**s3)
+    parts = sorted(fs.glob("logs/reports/run-1/part-*.jsonl"))
+    stream = _check("s3://logs/2026/*/*.jsonl.gz", "--format", "json-lines", *_flags(s3))
+    assert len(parts) == 3 and b"".join(fs.cat(part) for part in parts).decode() == stream.stdout
+    assert json.loads(fs.cat("logs/reports/run-1/summary.json"))["summary"]["files"] == 3
