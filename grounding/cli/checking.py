@@ -36,17 +36,7 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
         _fail(error)
     report_file = _report_file(options["output"])
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
-    out = progress.guard(report_file.stream if report_file else sys.stdout)
-    shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
-                          failing=partial(failing_reason, settings=settings), codes=settings.rules,
-                          **report_environment())
-    if options["output-dir"]:  # the JSON Lines report, one file per input file, and a summary.json
-        try:
-            reporter = OutputDir(options["output-dir"], checked.storage_options)
-        except GroundingError as error:
-            _fail(error)
-    else:
-        reporter = make_reporter(output_format, out, progress.guard(sys.stderr), shown)
+    reporter = _reporter(output_format, options, checked, progress, report_file)
     summary = Summary()
     collected: list = []
     try:
@@ -92,6 +82,22 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
         print(f"{summary_line(summary)}; {counted(reporter.parts, 'partition')} and {SUMMARY_NAME} written to "
               f"{options['output-dir']}", file=sys.stderr)
     return _finish(summary, settings, options, known, write, collected, files)
+
+
+def _reporter(output_format: OutputFormat, options: Resolved, checked: Options, progress: Progress,
+              report_file: AtomicFile | None) -> Reporter | OutputDir:
+    """What the run's answers go to: the report in its format (on standard output or in --output's file), or
+    --output-dir's partitions."""
+    if options["output-dir"]:  # the JSON Lines report, one file per input file, and a summary.json
+        try:
+            return OutputDir(options["output-dir"], checked.storage_options)
+        except GroundingError as error:
+            _fail(error)
+    out = progress.guard(report_file.stream if report_file else sys.stdout)
+    shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
+                          failing=partial(failing_reason, settings=checked.settings), codes=checked.settings.rules,
+                          **report_environment())
+    return make_reporter(output_format, out, progress.guard(sys.stderr), shown)
 
 
 def _close_report(reporter: Reporter, summary: Summary, report_file: AtomicFile | None) -> None:
