@@ -50,7 +50,7 @@ _LINE_PROBLEM = 0  # the line could not be read as a record: payload is the Prob
 _UNREAD = 1  # a record no reader could read: payload is the Problem
 _JUDGED = 2  # a conversation: payload is its judged answers
 _GROUPED = 3  # a record of a conversation spread over records: payload is its bytes, grouped here
-_WHOLE = -1  # the end of a "range" that is a whole compressed file, read by one worker
+_WHOLE = -1  # the end of a "range" that is a whole file (compressed, or in object storage), read by one worker
 
 
 
@@ -210,7 +210,7 @@ def _ranges_in_workers(
 
 def _ranges_of(path: str, workers: int) -> Iterator[tuple[int, int]]:
     """(start, end) of the ranges a file is judged in: a few per worker, at most _RANGE_BYTES, and within the
-    last range per worker, as small as _TAIL_RANGE_BYTES; a compressed file is one, (0, _WHOLE)."""
+    last range per worker, as small as _TAIL_RANGE_BYTES; a compressed or remote file is one, (0, _WHOLE)."""
     if not can_read_in_ranges(path):
         yield 0, _WHOLE
         return
