@@ -238,14 +238,21 @@ def judged(files: list[str], options: Options, summary: Summary, known: Baseline
     """Every judged answer and every problem of files (expanded already), in input order, counted in
     summary: the baseline known takes its values out, a rule not selected its findings. The one loop that
     run() and ``ground check`` share. engine runs the workers (see engine_for); None: jobs processes here."""
-    from grounding.cli.rules import adjustment
     from grounding.run.runner import judge_inputs
 
     return judge_inputs(files, options.settings, summary, options.input_format, on_record=on_record,
-                        adjust=adjustment(known, options.settings), explain=options.explain,
+                        adjust=adjusting(options, known), explain=options.explain,
                         max_record_bytes=options.max_record_bytes, jobs=options.jobs, expanded=True,
                         flush_after=options.flush_after, storage_options=options.storage_options,
                         engine=engine)
+
+
+def adjusting(options: Options, known: Baseline | None = None) -> Callable[[JudgedAnswer], JudgedAnswer] | None:
+    """What rewrites an answer before it is counted: the baseline known takes its values out, a rule not
+    selected its findings (None: nothing does)."""
+    from grounding.cli.rules import adjustment
+
+    return adjustment(known, options.settings)
 
 
 @contextmanager

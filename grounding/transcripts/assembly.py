@@ -124,6 +124,17 @@ class Assembler:
         except READER_FAULTS:  # a shape no recogniser expected: kept here, where feed reports it as one process does
             return True
 
+    def spans_files(self, record: Record) -> bool:
+        """True when the record belongs to a trace, whose records may lie in several files (a session's lie in
+        one)."""
+        forced = _TRACE_ALIASES.get(self.input_format, self.input_format)
+        if forced is not None:
+            return forced in dict(TRACE_FORMATS)
+        try:
+            return any(module.recognises(record.value) for _, module in TRACE_FORMATS)
+        except READER_FAULTS:
+            return False  # fed where it is read, which reports it
+
     def read_alone(self, record: Record) -> Event:
         """A one-record conversation read in a worker process: the record's own reader, its faults reported."""
         try:

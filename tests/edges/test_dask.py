@@ -179,3 +179,22 @@ def test_the_output_dir_refuses_a_folder_that_holds_an_input_and_another_format(
     assert inside.returncode == 2 and "holds the input" in inside.stderr and not list(tmp_path.glob("part-*"))
     other = _check(str(transcript), "--output-dir", str(tmp_path / "out"), "--format", "sarif")
     assert other.returncode == 2 and "--output-dir" in other.stderr
+
+
+def test_the_answers_as_a_bag_and_the_summary_are_the_runs(client, tmp_path):
+    import grounding.dask
+
+    paths = _inputs(tmp_path)
+    traces = [_trace(f"{9000 + number}") for number in range(3)]
+    for part in range(3):
+        spans = tmp_path / f"spans-{part}.jsonl.gz"
+        spans.write_bytes(gzip.compress("".join(json.dumps(t[part]) + "\n" for t in traces).encode()))
+        paths.append(str(spans))
+    options = grounding.Options(ignore=["GR007"])  # a rule not selected takes its findings out, as in a run
+    bag, summary = grounding.dask.answers(paths, options)
+    here = grounding.run(paths, options)
+    assert bag.npartitions == len(paths) + 1
+    assert [a.to_dict() for a in bag.compute()] == [a.to_dict() for a in here.answers]
+    assert summary.compute().as_json() == here.summary.as_json()
+    flagged = bag.filter(lambda answer: answer.verdict.status.value == "flagged").count().compute()
+    assert flagged == here.summary.flagged > 0

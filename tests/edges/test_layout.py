@@ -26,7 +26,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("langchain", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("openai_agents", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     # the Dask engine: the run's workers on a cluster
-    ("dask", ("run", "library", *SHARED), ("cli", "reporters", "core", "transcripts")),
+    ("dask", ("run", "library", "transcripts", *SHARED), ("cli", "reporters", "core")),
     ("run", ("run", "core", "transcripts", *SHARED), ("reporters", "cli")),
     ("reporters", ("reporters", *SHARED), ("core", "run", "transcripts", "cli")),
     ("transcripts", ("transcripts", *SHARED), ("core", "run", "reporters", "cli")),
