@@ -192,9 +192,9 @@ def _toml_key(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
 
 
-# Numbers the command line gives, held to the same bounds as the configuration's (typer checks only the type).
+# Numbers and choices the command line gives, held to the configuration's bounds (typer checks only the type).
 _COMMAND_LINE_NUMBERS = {option.key: option.flags[0] for option in OPTIONS
-                         if option.in_config and option.kind in ("int", "jobs", "seconds")}
+                         if option.in_config and option.kind in ("int", "jobs", "seconds", "choice")}
 
 
 def _checked_option(key: str, value: object) -> object:
