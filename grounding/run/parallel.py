@@ -18,6 +18,7 @@ from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 # costs the reading process a pickling; 32 conversations a batch instead of 8 took that process's CPU on
 # the 50 MB benchmark from 1.2 s to 0.85 s. A batch also ends at 2 MB of records, so large ones stay few.
 from grounding.run.judging import judge_event
+from grounding.run.located import answers_located
 from grounding.transcripts.assembly import Assembler, Event, groups_every_record
 from grounding.transcripts.files import (
     can_read_in_ranges,
@@ -163,6 +164,7 @@ def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[li
     said: list[tuple] = []
     whole = end == _WHOLE
     records = read_records(path, limit, storage_options) if whole else read_range(path, start, end, limit)
+    places: dict = {}  # in a .json document: where the last answer located was found (run.located)
     while True:
         try:
             record = next(records)
@@ -171,12 +173,16 @@ def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[li
         if isinstance(record, Problem):
             said.append((_LINE_PROBLEM, record.line, 0, record))
         elif assembler.groups(record):
+            if record.document is not None:  # a document's spans: its answers are located where it is read
+                return None, 0
             said.append((_GROUPED, record.line, record.size, record.raw))
         else:
             event = assembler.read_alone(record)
             if isinstance(event, Problem):
                 said.append((_UNREAD, record.line, record.size, event))
             else:
+                if record.document is not None:
+                    event = answers_located(event, record.document, places)
                 said.append((_JUDGED, record.line, record.size, judge_event(event, settings, explain)))
 
 
@@ -201,10 +207,12 @@ def _ranges_in_workers(
             for start, end in _ranges_of(path, workers):
                 pending.append((path, start, end, processes.apply_async(_judge_range, (path, start, end, limit))))
                 if len(pending) >= workers * _BATCHES_PER_JOB:
-                    yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before)
+                    yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before,
+                                                (limit, storage_options))
             pending.append((path, 0, 0, None))
         while pending:
-            yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before)
+            yield from _range_collected(*pending.popleft(), assembler, processes, summary, on_record, before,
+                                        (limit, storage_options))
         yield from _judged_by(processes, list(assembler.finish()))
 
 
@@ -253,9 +261,10 @@ def _range_collected(
     summary: Summary,
     on_record: Callable[[Record | Problem], None] | None,
     lines_before: _LinesBefore,
+    reading: tuple[int | None, StorageOptions | None],
 ) -> Iterator[tuple[Event | object, list[JudgedAnswer]]]:
     """What became of each record of a range, in order, numbered in the file; at a file's end, its Claude Code
-    sessions."""
+    sessions. reading is (max_record_bytes, storage_options), for a document read here."""
     if future is None:
         yield from _judged_by(processes, list(assembler.end_of_source(path)))
         return
@@ -264,6 +273,9 @@ def _range_collected(
     except TaskLost as lost:  # never a silently smaller report: the range is an error of its file
         where = "the file" if end == _WHOLE else f"bytes {start} to {end}"
         said, lines = [(_LINE_PROBLEM, None, 0, Problem(path, None, f"{where} not judged: {lost}"))], 0
+    if said is None:  # a document of spans or sessions: read here, as one process reads it
+        yield from _read_here(path, assembler, processes, summary, on_record, reading)
+        return
     before = lines_before.number(path, lines, start, end)
     for what, line, size, payload in said:
         summary.records += 1
@@ -282,6 +294,23 @@ def _range_collected(
             yield from _judged_by(processes, assembler.feed(Record(path, line, loads(payload), size, payload)))
         else:
             yield payload, []
+
+
+def _read_here(path: str, assembler: Assembler, processes: Workers, summary: Summary,
+               on_record: Callable[[Record | Problem], None] | None,
+               reading: tuple[int | None, StorageOptions | None]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:
+    """A document read by this process, its answers located in it, its conversations judged by the workers."""
+    places: dict = {}
+    for record in read_records(path, *reading):
+        summary.records += 1
+        if on_record is not None:
+            on_record(record)
+        if isinstance(record, Problem):
+            yield record, []
+            continue
+        events = [answers_located(event, record.document, places) if isinstance(event, Conversation) else event
+                  for event in assembler.feed(record)]
+        yield from _judged_by(processes, events)
 
 
 def _judged_by(processes: Workers, events: list[Event]) -> Iterator[tuple[Event, list[JudgedAnswer]]]:

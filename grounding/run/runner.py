@@ -5,8 +5,8 @@ what a user gets. With ``jobs`` > 1 conversations are judged in worker
 processes, a bounded window at a time, and come back in input order: the
 output is the same, byte for byte, as with one process. Plain JSON Lines
 files are cut into ranges of lines that the workers read themselves, and
-compressed JSON Lines files are read whole by a worker each; other inputs
-(standard input, ``.json`` documents) are read here and passed on.
+compressed files, ``.json`` documents and files in object storage are read
+whole by a worker each; standard input is read here and passed on.
 """
 
 from __future__ import annotations

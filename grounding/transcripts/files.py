@@ -181,13 +181,13 @@ def can_read_in_ranges(path: str) -> bool:
 
 
 def can_read_whole(path: str) -> bool:
-    """Whether a path is a JSON Lines file that a worker process can read whole: a compressed one (it cannot be
-    cut into ranges), or one in object storage (a worker reads it as well as the reading process)."""
-    if path == "-" or path.removesuffix(".gz").removesuffix(".zst").endswith(".json"):
-        return False  # a document: its answers are located in it where it is read (run.located)
+    """Whether a path is a file a worker process can read whole: a compressed one (it cannot be cut into
+    ranges), a ``.json`` document, or one in object storage (a worker reads it as well as the reading process)."""
+    if path == "-":
+        return False
     if is_remote(path):
         return True
-    if not path.endswith(COMPRESSED_SUFFIXES):
+    if not path.endswith(COMPRESSED_SUFFIXES) and not path.endswith(".json"):
         return False
     try:
         return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)

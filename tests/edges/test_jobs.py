@@ -2,10 +2,10 @@
 
 When every input is a JSON Lines file, the workers read them themselves: a plain
 one in ranges of whole lines, a compressed one whole (one worker decompresses and
-judges it); a record of a conversation spread over several records (Claude Code
-sessions, traces) comes back and is grouped where the inputs are read. Otherwise
-(standard input, .json documents) records are read there, and one that holds a
-whole conversation is parsed again in the worker judging it.
+judges it), as is a .json document; a record of a conversation spread over several
+records (Claude Code sessions, traces) comes back and is grouped where the inputs
+are read. Standard input is read there, and a record that holds a whole
+conversation is parsed again in the worker judging it.
 """
 
 import gzip
@@ -136,9 +136,10 @@ def test_plain_json_lines_files_are_read_in_ranges_and_compressed_ones_whole(tmp
     assert inputs.can_read_in_ranges(str(plain))
     assert not any(inputs.can_read_in_ranges(p) for p in ("-", str(packed), str(document), str(tmp_path)))
     assert inputs.can_read_whole(str(packed))
-    assert not any(inputs.can_read_whole(p) for p in ("-", str(plain), str(document), str(packed_document)))
+    assert all(inputs.can_read_whole(p) for p in (str(document), str(packed_document)))
+    assert not any(inputs.can_read_whole(p) for p in ("-", str(plain), str(tmp_path)))
     assert not parallel._in_ranges([str(plain)], "claude-code") and parallel._in_ranges([str(plain)], "openai")
-    assert parallel._in_ranges([str(plain), str(packed)], None) and not parallel._in_ranges([str(document)], None)
+    assert parallel._in_ranges([str(plain), str(packed), str(document)], None)
     assert list(parallel._ranges_of(str(packed), 2)) == [(0, parallel._WHOLE)]
 
 
@@ -161,14 +162,28 @@ def test_compressed_files_read_whole_by_workers_give_the_same_output(tmp_path, m
     assert lines == [p.line for p in two[0] if isinstance(p, inputs.Problem) and p.source == str(squeezed)] and lines
 
 
-def test_a_json_document_among_compressed_files_is_read_here_with_the_same_output(tmp_path):
+def test_json_documents_are_read_whole_by_workers_with_the_same_output(tmp_path):
+    import json
+
     packed = tmp_path / "a.jsonl.gz"
     packed.write_bytes(gzip.compress((REPO / "fixtures" / "support_bot.jsonl").read_bytes()))
-    document = tmp_path / "b.json"
-    document.write_text("[" + ",".join((REPO / "fixtures" / "storage_anthropic.jsonl").read_text().split("\n")[:1]) + "]")
-    paths = [str(packed), str(document)]
-    assert not parallel._in_ranges(paths, None)
-    assert _run(paths, 1) == _run(paths, 2)
+    records = [json.loads(line) for line in (REPO / "fixtures" / "support_bot.jsonl").read_text().splitlines()]
+    document = tmp_path / "b.json"  # pretty-printed: each answer is located on its own line of the document
+    document.write_text(json.dumps(records, indent=2))
+    spans = tmp_path / "c.json"  # a document of a trace's spans: read by the reading process, as one process does
+    spans.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{
+        "traceId": "t1", "spanId": "s1", "startTimeUnixNano": "1", "endTimeUnixNano": "2", "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.output.messages", "value": {"stringValue": json.dumps([{"role": "assistant", "parts": [
+                {"type": "text", "content": "Ticket INC-4417 is open."}], "finish_reason": "stop"}])}}]}]}]}]},
+        indent=2))
+    paths = [str(packed), str(document), str(spans)]
+    assert parallel._in_ranges(paths, None)
+    one, two = _run(paths, 1), _run(paths, 2)
+    assert one == two
+    lines = [answer.line for answer in one[0] if getattr(answer, "source", "") == str(document)]
+    assert len(lines) == 3 and len(set(lines)) == 3 and min(lines) > 1  # located in the document
+    assert any(getattr(answer, "source", "") == str(spans) for answer in one[0])
 
 
 @given(
