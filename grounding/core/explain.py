@@ -7,6 +7,7 @@ conversation one by one, so it costs nothing when it is not asked for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -59,33 +60,38 @@ class Explanation:
         return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or 'computed'}"
 
 
-def explain_answer(conversation: Conversation, turn: int, verdict: Verdict, settings: Settings) -> list[Explanation]:
-    """One explanation per candidate of answer number turn of the conversation.
+def explain_answers(conversation: Conversation, verdicts: Mapping[int, Verdict],
+                    settings: Settings) -> dict[int, list[Explanation]]:
+    """One explanation per candidate of each answer whose verdict is given, by its turn (the answer's number
+    among the conversation's answers); each item of the conversation is read once, for all of them.
 
     An answer that was not judged for evidence (contract unmet, truncated, refused, unjudgeable) has none:
     its status and reason say why.
     """
-    if verdict.status not in (Status.GROUNDED, Status.DERIVED, Status.FLAGGED):
-        return []
     options = ReadOptions(settings.min_digits, keep_words=True)
     read: list[tuple[int, Item, Forms]] = []
     line = conversation.line
-    answer_text = None
+    explained: dict[int, list[Explanation]] = {turn: [] for turn in verdicts}
     answers_seen = 0
     for position, item in enumerate(conversation.items):
         if item.kind is Kind.ANSWER:
-            if answers_seen == turn:
-                answer_text = item.text
-                break
+            verdict = verdicts.get(answers_seen)
+            if verdict is not None and verdict.status in (Status.GROUNDED, Status.DERIVED, Status.FLAGGED):
+                explained[answers_seen] = _explained(item.text, verdict, read, settings)
             answers_seen += 1
+            if answers_seen > max(verdicts, default=-1):
+                break
         elif item.kind is Kind.EVIDENCE:
             forms = read_tool_result(item.text, options, is_error=item.is_error, arguments=item.call_arguments,
                                      document=item.document)
             read.append((position, _located(item, line), forms))
         elif item.kind is Kind.EXEMPT:
             read.append((position, _located(item, line), read_exempt(item.text, options)))
-    if answer_text is None:
-        return []
+    return explained
+
+
+def _explained(answer_text: str, verdict: Verdict, read: list[tuple[int, Item, Forms]],
+               settings: Settings) -> list[Explanation]:
     routes = {f.value: f for f in verdict.grounded_via}
     unsupported = {f.value for f in verdict.unsupported}
     examples = {f.value for f in verdict.examples}

@@ -17,7 +17,8 @@ def judge_event(event: Event, settings: Settings, explain: bool) -> list[JudgedA
         return []
     answers = list(check_conversation(event, settings))
     if explain:
-        from grounding.core.explain import explain_answer  # --explain only
+        from grounding.core.explain import explain_answers  # --explain only
 
-        answers = [replace(a, explanation=tuple(explain_answer(event, a.turn, a.verdict, settings))) for a in answers]
+        explained = explain_answers(event, {a.turn: a.verdict for a in answers}, settings)
+        answers = [replace(a, explanation=tuple(explained[a.turn])) for a in answers]
     return answers
