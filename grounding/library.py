@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grounding.cli.config import _problem, resolve, settings_from
+from grounding.cli.config import resolve, settings_from, value_problem
 from grounding.cli.options import KEYS
 from grounding.errors import GroundingError, OptionError, RecordError
 from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Record, Summary, Verdict
@@ -131,7 +131,7 @@ def _checked(name: str, value: object) -> object:
         value = os.fspath(value)
     if value is None and KEYS[key].default is None:
         return None
-    problem = _problem(key, list(value) if isinstance(value, tuple) else value)
+    problem = value_problem(key, list(value) if isinstance(value, tuple) else value)
     if problem:
         raise OptionError(f"Options({name}={value!r}): {problem}")
     return value

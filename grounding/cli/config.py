@@ -106,7 +106,7 @@ def _table(path: Path) -> dict:
 
 
 def _checked(path: Path, key: str, value: object) -> object:
-    problem = _problem(key, value)
+    problem = value_problem(key, value)
     if problem:
         raise ConfigError(f"{path}: key {key!r} {problem}, not {value!r}")
     if key in ("shapes", "exempt-regex"):
@@ -119,7 +119,7 @@ def _checked(path: Path, key: str, value: object) -> object:
     return value
 
 
-def _problem(key: str, value: object) -> str | None:
+def value_problem(key: str, value: object) -> str | None:
     """What is wrong with a value for key, as the end of a sentence ("must be …"), or None."""
     spec = KEYS[key]
     problem = None
@@ -198,7 +198,7 @@ _COMMAND_LINE_NUMBERS = {option.key: option.flags[0] for option in OPTIONS
 
 
 def _checked_option(key: str, value: object) -> object:
-    problem = _problem(key, value) if key in _COMMAND_LINE_NUMBERS else None
+    problem = value_problem(key, value) if key in _COMMAND_LINE_NUMBERS else None
     if problem:
         raise ConfigError(f"{_COMMAND_LINE_NUMBERS[key]}: {problem}, not {value!r}")
     return value
