@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from grounding.errors import UnsupportedValuesError
@@ -155,11 +156,20 @@ def _observe(decision: Decision) -> None:
     _otel_event(decision, values)
 
 
-def _otel_event(decision: Decision, values: list[str]) -> None:
-    """A gen_ai.evaluation.result event on the current span, when OpenTelemetry is installed and recording."""
+@cache
+def _opentelemetry_trace() -> object | None:
+    """OpenTelemetry's trace API, or None when it is not installed (asked once: a failed import is not kept)."""
     try:
         from opentelemetry import trace
     except ImportError:
+        return None
+    return trace
+
+
+def _otel_event(decision: Decision, values: list[str]) -> None:
+    """A gen_ai.evaluation.result event on the current span, when OpenTelemetry is installed and recording."""
+    trace = _opentelemetry_trace()
+    if trace is None:
         return
     span = trace.get_current_span()
     if not span.is_recording():
