@@ -7,6 +7,7 @@ conversation one by one, so it costs nothing when it is not asked for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -15,6 +16,7 @@ from grounding.core.answer.candidates import read_answer
 from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.reading import read_exempt, read_tool_result
+from grounding.core.evidence.verbatim import keys, search_text
 from grounding.core.settings import Settings
 from grounding.core.text.normalise import is_number, lookup_forms, normalise
 from grounding.core.text.tokens import token_texts
@@ -214,20 +216,35 @@ def _pointer(item: Item, wanted: set[str]) -> str | None:
             document = parse(item.text)
         except NotJson:
             return None
+    needles = {key for form in wanted for key in keys(form)}
     stack: list[tuple[str, object]] = [("", document)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, dict):
             for key, child in node.items():
                 child_path = f"{path}/{_escape(str(key))}"
-                if _carries(str(key), wanted):
+                if _may_carry(str(key), needles) and _carries(str(key), wanted):
                     return child_path + " (key)"
                 stack.append((child_path, child))
         elif isinstance(node, list):
             stack.extend((f"{path}/{i}", child) for i, child in reversed(list(enumerate(node))))
-        elif _carries(str(node), wanted):
+        elif _may_carry(str(node), needles) and _carries(str(node), wanted):
             return path or "/"
     return None
+
+
+def _may_carry(text: str, needles: set[str]) -> bool:
+    """False when text surely carries none of the forms whose keys are needles (verbatim.keys): every form a
+    token is read as is spelled inside its search text, but for a number written with an exponent. Ruling a
+    leaf out so, before tokenising it: --explain on dev.jsonl 1.03 -> 0.78 s, the HTML report of the 5 MB
+    benchmark slice 3.37 -> 3.00 s; a property test (tests/equivalence) holds it to _carries."""
+    if _EXPONENT.search(text):
+        return True
+    searchable = search_text(text)
+    return any(needle in searchable for needle in needles)
+
+
+_EXPONENT = re.compile(r"\d[eE][-+]?\d")
 
 
 def _carries(text: str, wanted: set[str]) -> bool:

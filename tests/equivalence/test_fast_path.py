@@ -648,3 +648,31 @@ def test_the_quick_test_for_a_framework_frame_decides_as_its_patterns_do(text):
 
     plain = frames._MARKERS.search(text) is not None or frames._RECAP.search(text) is not None
     assert frames.is_framework_frame(text) == plain
+
+
+# explain's pointer walk rules a leaf out by its search text before tokenising it (explain._may_carry): a leaf
+# that carries a wanted form is never ruled out.
+_LEAF = st.one_of(
+    st.text(st.sampled_from(list("0123456789,.$-:/ abcpmAPM#_e+k%")), max_size=24),
+    st.lists(st.sampled_from(["March", "Mar", "5,", "2024", "million", "21", "4:20", "pm", "16:20", "$1,207.50"]),
+             max_size=5).map(" ".join),
+    st.sampled_from(["$1,207.50", "4:20 pm", "16:20", "3pm", "March 5, 2024", "2024-03-05", "1.5e3", "1.5E+3",
+                     "21 million", "577B", "certificate_7504069", "ORD-55120", "fc1/3", "0xef0101", "٣٤٥٦"]),
+)
+
+
+@given(_LEAF, _LEAF)
+def test_a_leaf_that_carries_a_form_is_never_ruled_out_by_its_search_text(leaf, other):
+    from grounding.core.evidence.verbatim import keys
+    from grounding.core.explain import _carries, _may_carry
+    from grounding.core.text.normalise import lookup_forms, normalise
+    from grounding.core.text.tokens import token_texts
+
+    for source in (leaf, other):
+        for token in token_texts(source) or [source]:
+            wanted = set(lookup_forms(normalise(token)))
+            if not wanted:
+                continue
+            needles = {key for form in wanted for key in keys(form)}
+            if _carries(leaf, wanted):
+                assert _may_carry(leaf, needles), (leaf, wanted)
