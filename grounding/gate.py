@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Literal
 
 from grounding.errors import UnsupportedValuesError
 from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX, is_evidence_check
-from grounding.library import Options, answer_text, to_conversation, with_answer
+from grounding.library import Options, answer_text, settings_of, to_conversation, verdict_on
 from grounding.model import EXEMPT, NEITHER, Conversation, Finding, Status, Verdict
 
 if TYPE_CHECKING:
@@ -104,13 +104,8 @@ class Gate:
         return self.decide_conversation(conversation, answer_text(answer))
 
     def decide_conversation(self, conversation: Conversation, answer: str) -> Decision:
-        from grounding.core.engine import check_conversation
-        from grounding.library import default_options
-
-        options = self.options if self.options is not None else default_options()
-        settings = options.settings if isinstance(options, Options) else options
-        *_, judged = check_conversation(with_answer(conversation, answer), settings)
-        decision = _decision(self.posture, judged.verdict, revisions_asked(conversation))
+        settings, _ = settings_of(self.options)
+        decision = _decision(self.posture, verdict_on(conversation, answer, settings), revisions_asked(conversation))
         _observe(decision)
         if self.on_verdict is not None:
             self.on_verdict(decision)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from grounding.run.parallel import Engine
 
 # The table's keys a library caller has no use for: how the command line shows a run.
-TERMINAL_KEYS = frozenset({"output-format", "output", "output-dir", "statistics", "progress", "quiet", "verbose"})
+TERMINAL_KEYS = frozenset(key for key, option in KEYS.items() if option.terminal)
 
 
 def _default(key: str) -> Any:  # noqa: ANN401 (a field's default, of the field's own type)
@@ -137,7 +137,8 @@ def _checked(name: str, value: object) -> object:
     return value
 
 
-def _settings_of(options: Options | Settings | None) -> tuple[Settings, Options | None]:
+def settings_of(options: Options | Settings | None) -> tuple[Settings, Options | None]:
+    """What the core judges with, and the Options it came from (None: the caller gave Settings)."""
     if options is None:
         options = default_options()
     if isinstance(options, Options):
@@ -162,7 +163,7 @@ def check(record: object, options: Options | Settings | None = None, *, input_fo
     """
     from grounding.run.judging import judge_event
 
-    settings, given = _settings_of(options)
+    settings, given = settings_of(options)
     conversation = to_conversation(record, input_format or (given.input_format if given else None), source)
     return judge_event(conversation, settings, explain=bool(given and given.explain))
 
@@ -172,12 +173,16 @@ def check_answer(history: object, answer: object, options: Options | Settings | 
     """The verdict on a candidate answer that is not yet in the history: judged against every tool result
     the history holds. history is a record in any format (or a Conversation, or ``[]``); answer is the text
     (anything else is judged as its JSON)."""
-    settings, given = _settings_of(options)
-    conversation = with_answer(to_conversation(history, format or (given.input_format if given else None)),
-                               answer_text(answer))
+    settings, given = settings_of(options)
+    history = to_conversation(history, format or (given.input_format if given else None))
+    return verdict_on(history, answer_text(answer), settings)
+
+
+def verdict_on(history: Conversation, answer: str, settings: Settings) -> Verdict:
+    """The verdict on answer judged as the next final answer of history."""
     from grounding.core.engine import check_conversation
 
-    *_, judged = check_conversation(conversation, settings)
+    *_, judged = check_conversation(with_answer(history, answer), settings)
     return judged.verdict
 
 

@@ -35,6 +35,7 @@ class Option:
     maximum: int | None = None  # the largest whole number allowed
     in_config: bool = True
     hidden: bool = False
+    terminal: bool = False  # how the command line shows a run, not what is judged: no grounding.Options field
 
     @property
     def name(self) -> str:
@@ -95,12 +96,13 @@ _LIST = list[str]
 # In the order `ground check --help` lists them.
 OPTIONS: tuple[Option, ...] = (
     Option("output-format", "choice", "full", ("--output-format", "--format"), "How to report (default full).",
-           typed=OutputFormat, given="choice", choices=OUTPUT_FORMATS),
+           typed=OutputFormat, given="choice", choices=OUTPUT_FORMATS, terminal=True),
     Option("output", "str", None, ("--output", "-o", "--output-file"),
-           "Write the report to FILE; the terminal still gets the summary.", "FILE", typed=Path, given="text"),
+           "Write the report to FILE; the terminal still gets the summary.", "FILE", typed=Path, given="text",
+           terminal=True),
     Option("output-dir", "str", None, ("--output-dir",),
            "Write the JSON Lines report as one file per input file, in order, and a summary.json into DIR (a "
-           "folder or a URL).", "DIR", typed=str),
+           "folder or a URL).", "DIR", typed=str, terminal=True),
     Option("shapes", "table", {}, ("--shape",),
            "Declare a value shape (repeatable); matched against a whole token, any case.", "NAME=REGEX",
            param="shape", typed=_LIST, given="shapes"),
@@ -129,7 +131,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("input-format", "str", None, ("--input-format",), "Force a transcript format (see: ground formats).",
            "NAME", typed=str),
     Option("statistics", "bool", False, ("--statistics",),
-           "Print counts per shape and the most frequent unsupported values.", typed=bool),
+           "Print counts per shape and the most frequent unsupported values.", typed=bool, terminal=True),
     Option("baseline", "str", None, ("--baseline",), "Report only findings not in this baseline.", "FILE",
            typed=Path, given="text"),
     Option("", "bool", False, ("--write-baseline",), "Write the current findings to the --baseline file and exit 0.",
@@ -139,10 +141,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("", "str", None, ("--config",), "Read options from FILE (ground.toml or pyproject.toml).", "FILE",
            param="config", typed=Path, in_config=False),
     Option("progress", "bool", True, ("--no-progress",), "Never show a progress bar.", param="no_progress",
-           typed=bool, given="negated"),
+           typed=bool, given="negated", terminal=True),
     Option("quiet", "bool", False, ("--quiet", "-q"),
-           "No progress bar and no summary line (full, concise and github reports).", typed=bool),
-    Option("verbose", "bool", False, ("--verbose", "-v"), "List grounded answers too.", typed=bool),
+           "No progress bar and no summary line (full, concise and github reports).", typed=bool, terminal=True),
+    Option("verbose", "bool", False, ("--verbose", "-v"), "List grounded answers too.", typed=bool,
+           terminal=True),
     Option("explain", "bool", False, ("--explain",), "Say for every value where it was read, or what is nearest.",
            typed=bool),
     Option("schema", "str", None, ("--schema",), "Check every answer against this JSON Schema before its values.",

@@ -11,6 +11,7 @@ their names, the files are the ``--output-format json-lines`` report of the same
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 import orjson
@@ -18,7 +19,7 @@ import orjson
 from grounding.errors import GroundingError
 from grounding.model import JudgedAnswer, Problem, Summary
 from grounding.reporters.json_report import problem_json
-from grounding.transcripts.remote import StorageOptions, is_remote
+from grounding.transcripts.remote import StorageOptions, filesystem, is_remote
 
 PART_NAME = "part-{:05d}.jsonl"
 SUMMARY_NAME = "summary.json"
@@ -39,24 +40,19 @@ class OutputDir:
     def _make_folder(self) -> None:
         try:
             if is_remote(self.directory):
-                import fsspec.core
-
-                fs, path = fsspec.core.url_to_fs(self.directory, **dict(self.storage_options or {}))
+                fs, path = filesystem(self.directory, self.storage_options)
                 fs.makedirs(path, exist_ok=True)
             else:
-                import os
-
                 os.makedirs(self.directory, exist_ok=True)
-        except (OSError, ImportError, ValueError) as error:
+        except OSError as error:
             raise GroundingError(f"--output-dir {self.directory}: cannot make the folder ({error})") from None
 
     def _open(self, name: str) -> TextIO:
         target = f"{self.directory}/{name}"
         try:
             if is_remote(self.directory):
-                import fsspec
-
-                return fsspec.open(target, "w", encoding="utf-8", **dict(self.storage_options or {})).open()
+                fs, path = filesystem(target, self.storage_options)
+                return fs.open(path, "w", encoding="utf-8")
             return open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed when the partition ends
         except OSError as error:
             raise GroundingError(f"--output-dir: cannot write {target} ({error.strerror or error})") from None

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields
 from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 from grounding.run.judging import judge_event
 from grounding.run.located import answers_located
-from grounding.transcripts.assembly import Assembler, Event, Skipped
+from grounding.run.runner import tallied
+from grounding.transcripts.assembly import Assembler, Event
 from grounding.transcripts.files import read_records
 from grounding.transcripts.remote import StorageOptions
 
@@ -68,19 +69,9 @@ def judge_spread(spread: list[list[Record]], settings: object, input_format: str
 
 def _count(part: Partition, event: Event, settings: object, explain: bool) -> None:
     """What run.runner.judge_inputs does with an event, into the partition."""
-    if isinstance(event, Problem):
-        part.summary.errors += 1
-        part.problems.append(event)
-    elif isinstance(event, Skipped):
-        part.summary.skipped += 1
-        part.summary.skipped_reasons[event.reason] += 1
-    else:
-        part.summary.conversations += 1
-        for answer in judge_event(event, settings, explain):
-            if part.adjust is not None:
-                answer = part.adjust(answer)
-            part.summary.count(answer)
-            part.answers.append(answer)
+    answers = judge_event(event, settings, explain)  # none unless it is a conversation
+    for found in tallied(event, answers, part.summary, part.adjust):
+        (part.problems if isinstance(found, Problem) else part.answers).append(found)
 
 
 def added(summaries: list[Summary]) -> Summary:

@@ -68,19 +68,26 @@ def judge_inputs(
                          storage_options=storage_options)
         judged = ((event, judge_event(event, settings, explain)) for event in events)
     for event, answers in judged:
-        if isinstance(event, Problem):
-            summary.errors += 1
-            yield event
-        elif isinstance(event, Skipped):
-            summary.skipped += 1
-            summary.skipped_reasons[event.reason] += 1
-        else:
-            summary.conversations += 1
-            for answer in answers:
-                if adjust is not None:
-                    answer = adjust(answer)
-                summary.count(answer)
-                yield answer
+        yield from tallied(event, answers, summary, adjust)
+
+
+def tallied(event: object, answers: list[JudgedAnswer], summary: Summary,
+            adjust: Adjust | None) -> list[JudgedAnswer | Problem]:
+    """What a run reports of an event and its judged answers, counted in summary: a problem; nothing for a
+    skipped record; a conversation's answers, each rewritten by adjust first."""
+    if isinstance(event, Problem):
+        summary.errors += 1
+        return [event]
+    if isinstance(event, Skipped):
+        summary.skipped += 1
+        summary.skipped_reasons[event.reason] += 1
+        return []
+    summary.conversations += 1
+    if adjust is not None:
+        answers = [adjust(answer) for answer in answers]
+    for answer in answers:
+        summary.count(answer)
+    return answers
 
 
 def _events(

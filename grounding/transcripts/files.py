@@ -73,7 +73,7 @@ def expand(paths: list[str], *, follow_links: bool = False, storage_options: Sto
             subfolders.sort()
             for name in sorted(names):
                 full = os.path.join(folder, name)
-                if not _is_transcript_name(name):
+                if not is_transcript_name(name):
                     continue
                 if not follow_links and not os.path.realpath(full).startswith(root + os.sep):
                     continue
@@ -101,7 +101,8 @@ def _keep_unlisted(files: list[str]) -> Callable[[OSError], None]:
     return keep
 
 
-def _is_transcript_name(name: str) -> bool:
+def is_transcript_name(name: str) -> bool:
+    """Whether a file name is a transcript's: .jsonl, .json or .ndjson, plain or .gz / .zst."""
     for suffix in COMPRESSED_SUFFIXES:
         name = name.removesuffix(suffix)
     return name.endswith(TRANSCRIPT_SUFFIXES)
@@ -174,10 +175,7 @@ def can_read_in_ranges(path: str) -> bool:
     """Whether a path is a plain JSON Lines file that worker processes can each read a range of."""
     if path == "-" or path.endswith(COMPRESSED_SUFFIXES) or path.endswith(".json"):
         return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
-    except OSError:
-        return False
+    return _readable_file(path)
 
 
 def can_read_whole(path: str) -> bool:
@@ -189,6 +187,10 @@ def can_read_whole(path: str) -> bool:
         return True
     if not path.endswith(COMPRESSED_SUFFIXES) and not path.endswith(".json"):
         return False
+    return _readable_file(path)
+
+
+def _readable_file(path: str) -> bool:
     try:
         return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.R_OK)
     except OSError:

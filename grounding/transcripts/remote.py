@@ -19,7 +19,6 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 EXTRAS = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs", "az": "azure", "abfs": "azure", "abfss": "azure",
           "adl": "azure", "http": "http", "https": "http"}
 _GLOB = re.compile(r"[*?\[]")
-_TRANSCRIPT = re.compile(r"\.(?:jsonl|json|ndjson)(?:\.gz|\.zst)?$")
 
 StorageOptions = Mapping[str, object]
 
@@ -33,7 +32,9 @@ def is_remote(path: str) -> bool:
     return _SCHEME.match(path) is not None
 
 
-def _filesystem(url: str, options: StorageOptions | None) -> tuple[object, str]:
+def filesystem(url: str, options: StorageOptions | None = None) -> tuple[object, str]:
+    """The fsspec file system of url's scheme, and url's path in it; what is missing is an InputError naming
+    the extra to install."""
     scheme = _SCHEME.match(url).group(1).lower()
     extra = EXTRAS.get(scheme)
     install = f"pip install 'ground-evidence[{extra}]'" if extra else "pip install fsspec and its file system"
@@ -55,12 +56,14 @@ def _filesystem(url: str, options: StorageOptions | None) -> tuple[object, str]:
 def expand_remote(url: str, options: StorageOptions | None = None) -> list[str]:
     """The files url names: itself, the transcripts under it (a prefix, sorted), or what its glob matches
     (sorted); each as a URL. None found is an InputError (a gate that reads nothing must not pass)."""
-    fs, path = _filesystem(url, options)
+    fs, path = filesystem(url, options)
     try:
         if _GLOB.search(path):
             found = sorted(fs.glob(path))
         elif fs.isdir(path):
-            found = sorted(p for p in fs.find(path) if _TRANSCRIPT.search(p))
+            from grounding.transcripts.files import is_transcript_name  # files imports this module
+
+            found = sorted(p for p in fs.find(path) if is_transcript_name(p.rsplit("/", 1)[-1]))
         elif fs.exists(path):
             found = [path]
         else:
@@ -76,5 +79,5 @@ def expand_remote(url: str, options: StorageOptions | None = None) -> list[str]:
 
 def open_remote(url: str, options: StorageOptions | None = None) -> BinaryIO:
     """url opened for reading, its bytes as stored (decompressing is the caller's)."""
-    fs, path = _filesystem(url, options)
+    fs, path = filesystem(url, options)
     return fs.open(path, "rb")
