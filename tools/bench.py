@@ -6,7 +6,9 @@ For each input it runs, each in its own process and ``--repeat`` times (default 
 median reported): (a) a parse-only baseline (``tools.parse_only``, a module
 that imports orjson alone) that reads every line and parses every record and every JSON tool result with
 orjson, nothing else; (b) ``ground check`` with default settings, its report (the default ``full``
-format) written to a file; (c) the same with ``--jobs 2``. It prints
+format) written to a file; (c) the same with ``--jobs 2``; and ``ground check`` of an empty file, whose CPU
+time is the start-up (b) pays whatever its input (interpreter, imports, options: on a 3 MB file about
+twice the whole of (a)), so the CPU ratio is printed split into start-up and judging. It prints
 wall time, MB/s, answers/s and peak RSS of each, and the ratio (b)/(a), which
 and (c)/(a) are what compare across machines, and the same for CPU time (user
 and system, workers included: a shared machine inflates it far less than wall
@@ -129,13 +131,18 @@ def same_verdicts(path: str) -> bool:
     return True
 
 
-def bench_file(path: str, repeat: int = 1) -> list[Run]:
+def bench_file(path: str, repeat: int = 1, empty: str | None = None) -> list[Run]:
+    """(a), (b) and (c) of the module's text; with empty (an empty file), last, ``ground check`` of it: the
+    start-up (interpreter, imports, options) that (b) pays whatever its input, shown beside the ratio as
+    its share of it."""
     python = sys.executable
     commands = [
         ("parse-only", [python, "-m", "tools.parse_only", path]),
         ("ground check", [python, "-m", "grounding", "check", path]),
         ("check --jobs 2", [python, "-m", "grounding", "check", path, "--jobs", "2"]),
     ]
+    if empty is not None:
+        commands.append(("start-up only", [python, "-m", "grounding", "check", empty, "--allow-empty"]))
     measured: dict[str, list[Run]] = {label: [] for label, _ in commands}
     for _ in range(repeat):
         for label, argv in commands:
@@ -159,11 +166,16 @@ def _print_table(path: str, runs: list[Run], repeat: int) -> None:
     print(f"  {'run':<16}{'wall s':>9}{'MB/s':>9}{'answers/s':>12}{'peak RSS MB':>13}{'ratio':>8}{'cpu s':>8}"
           f"{'cpu ratio':>11}")
     for run in runs:
+        # the start-up run reads no input: no rate of it
+        rates = (f"{'-':>9}{'-':>12}" if run.label == "start-up only"
+                 else f"{size_mb / run.seconds:>9.2f}{run.answers / run.seconds:>12.0f}")
         print(
-            f"  {run.label:<16}{run.seconds:>9.2f}{size_mb / run.seconds:>9.2f}"
-            f"{run.answers / run.seconds:>12.0f}{run.peak_rss_mb:>13.1f}{run.seconds / base:>8.2f}"
+            f"  {run.label:<16}{run.seconds:>9.2f}{rates}{run.peak_rss_mb:>13.1f}{run.seconds / base:>8.2f}"
             f"{run.cpu_seconds:>8.2f}{run.cpu_seconds / base_cpu:>11.2f}"
         )
+    if runs[-1].label == "start-up only":
+        check, start = runs[1].cpu_seconds, runs[-1].cpu_seconds
+        print(f"  of (b)'s CPU ratio, start-up is {start / base_cpu:.2f} and judging the input {(check - start) / base_cpu:.2f}")
 
 
 def long_conversation(path: str, turns: int) -> None:
@@ -301,8 +313,10 @@ def main(argv: list[str] | None = None) -> int:
         if not files:
             parser.error("no input: give FILE, or put shared/ beside the repo")
         repeat = 1 if args.smoke else max(1, args.repeat)
+        empty = os.path.join(scratch, "empty.jsonl")
+        open(empty, "wb").close()
         for path in files:
-            _print_table(path, bench_file(path, repeat), repeat)
+            _print_table(path, bench_file(path, repeat, empty), repeat)
             verdict = "agree" if same_verdicts(path) else "DISAGREE"
             print(f"  the lazy index and the reference index {verdict} (every verdict equal)")
         _print_compressed(files[-1], scratch, repeat)

@@ -1,4 +1,4 @@
-"""The benchmark's parse-only baseline: what it reads, and that it carries nothing else into its run."""
+"""The benchmark: its parse-only baseline (what it reads, and that it carries nothing else into its run), its table."""
 
 import ast
 import subprocess
@@ -41,3 +41,17 @@ def test_the_gates_benchmark_history_is_twenty_messages_with_one_invented_value(
     decision = grounding.Gate("guard").decide(history, answer)
     assert len(history) == 20 and decision.verdict.candidates == 8
     assert [f.text for f in decision.unsupported] == ["1Z999AA10123456799"]
+
+
+def test_the_table_splits_the_cpu_ratio_into_start_up_and_judging(capsys, tmp_path):
+    from tools.bench import Run, _print_table
+
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"x" * 1_000_000)
+    runs = [Run("parse-only", 0.05, 15, 100, 0.05), Run("ground check", 0.30, 25, 100, 0.30),
+            Run("check --jobs 2", 0.25, 24, 100, 0.35), Run("start-up only", 0.10, 22, 0, 0.10)]
+    _print_table(str(path), runs, 1)
+    printed = capsys.readouterr().out.splitlines()
+    start_up = next(line for line in printed if line.lstrip().startswith("start-up only")).split()
+    assert start_up[3:5] == ["-", "-"] and start_up[-1] == "2.00"  # no rate of a run that reads nothing
+    assert printed[-1].strip() == "of (b)'s CPU ratio, start-up is 2.00 and judging the input 4.00"
