@@ -175,7 +175,8 @@ def _print_table(path: str, runs: list[Run], repeat: int) -> None:
         )
     if runs[-1].label == "start-up only":
         check, start = runs[1].cpu_seconds, runs[-1].cpu_seconds
-        print(f"  of (b)'s CPU ratio, start-up is {start / base_cpu:.2f} and judging the input {(check - start) / base_cpu:.2f}")
+        print(f"  of (b)'s CPU ratio, start-up is {start / base_cpu:.2f}"
+              f" and judging the input {(check - start) / base_cpu:.2f}")
 
 
 def long_conversation(path: str, turns: int) -> None:
