@@ -55,3 +55,14 @@ def test_the_table_splits_the_cpu_ratio_into_start_up_and_judging(capsys, tmp_pa
     start_up = next(line for line in printed if line.lstrip().startswith("start-up only")).split()
     assert start_up[3:5] == ["-", "-"] and start_up[-1] == "2.00"  # no rate of a run that reads nothing
     assert printed[-1].strip() == "of (b)'s CPU ratio, start-up is 2.00 and judging the input 4.00"
+
+
+def test_a_judging_share_under_the_start_ups_noise_is_said_so(capsys, tmp_path):
+    from tools.bench import Run, _print_table
+
+    path = tmp_path / "tiny.jsonl"
+    path.write_bytes(b"x")
+    runs = [Run("parse-only", 0.05, 15, 1, 0.05), Run("ground check", 0.11, 25, 1, 0.11),
+            Run("check --jobs 2", 0.20, 24, 1, 0.20), Run("start-up only", 0.12, 22, 0, 0.12)]
+    _print_table(str(path), runs, 1)
+    assert capsys.readouterr().out.splitlines()[-1].endswith("judging the input within the start-up's noise")
