@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any, TypeGuard
 
 # The one core module that imports orjson: tool results are most of the bytes a
 # run reads, and parsing them is most of its time (STYLE keeps orjson at the
@@ -106,7 +107,8 @@ class Notes:
     __slots__ = ("_digit_comma", "_exponent", "_marks", "_text")
 
     def __init__(self, text: str | None, exponent: bool | None = None, digit_comma: bool | None = None) -> None:
-        self._text, self._marks = text, None
+        self._text: str | None = text  # (both None once every note is told: see _forget)
+        self._marks: bytes | None = None
         self._exponent, self._digit_comma = exponent, digit_comma
 
     @property
@@ -126,9 +128,12 @@ class Notes:
         return self._digit_comma
 
     def _marks_of_text(self) -> bytes:
-        if self._marks is None:
-            self._marks = self._text.encode("utf-8", "surrogatepass").translate(MARKS)
-        return self._marks
+        marks = self._marks
+        if marks is None:
+            text = self._text
+            assert text is not None  # (a note still to be told keeps its text)
+            marks = self._marks = text.encode("utf-8", "surrogatepass").translate(MARKS)
+        return marks
 
     def _forget(self) -> None:
         if self._exponent is not None and self._digit_comma is not None:
@@ -175,7 +180,7 @@ def _parse(text: str, long_literal: bool) -> object:
 
 def leaves(document: object) -> Iterator[object]:
     """Every scalar of a parsed document, in no particular order (explicit stack: documents can be deep)."""
-    stack = [document]
+    stack: list[Any] = [document]
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -187,7 +192,7 @@ def leaves(document: object) -> Iterator[object]:
             yield node
 
 
-def number_spelling(number: object) -> str:
+def number_spelling(number: int | float | Decimal) -> str:
     """The canonical spelling of a parsed number leaf (``1e3`` → ``1000``)."""
     if isinstance(number, int):
         return str(number)
@@ -202,7 +207,7 @@ def number_spelling(number: object) -> str:
 NUMBER_TYPES = frozenset({int, float, Decimal})  # the types of a parsed number leaf (a bool is not one)
 
 
-def is_number(node: object) -> bool:
+def is_number(node: object) -> TypeGuard[int | float | Decimal]:
     return type(node) in NUMBER_TYPES
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,7 @@ class Contract:
     """A JSON Schema, loaded and checked once; ``validator`` is a jsonschema validator instance."""
 
     source: str
-    validator: object
+    validator: Any  # (jsonschema is an optional extra, without types of its own)
 
     def judge(self, answer: str) -> tuple[str | None, str | None]:
         """(stage, error) of the first stage the answer fails, or (None, None)."""

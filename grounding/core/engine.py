@@ -45,7 +45,7 @@ def check_conversation(conversation: Conversation, settings: Settings,
     if conversation.unjudgeable is not None:
         yield from _unjudgeable(conversation)
         return
-    index = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
+    evidence = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
     contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
@@ -60,9 +60,9 @@ def check_conversation(conversation: Conversation, settings: Settings,
             ledger.see(item)
         if item.kind is EVIDENCE:
             results_read += 1
-            index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
+            evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
         elif item.kind is EXEMPT:
-            index.see_exempt(item.text)
+            evidence.see_exempt(item.text)
         elif item.kind is NEITHER and previous is not None and is_evidence_check(item.text):
             named_back = _named_back(item.text, previous)
         elif item.kind is ANSWER:
@@ -72,7 +72,7 @@ def check_conversation(conversation: Conversation, settings: Settings,
                 stage, error = contract.judge(item.text)
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
                 continue
-            verdict = _verdict(item, index, settings, contract, attempts)
+            verdict = _verdict(item, evidence, settings, contract, attempts)
             if ledger is not None:
                 verdict = ledger.check(item.text, verdict, settings)
             attempts = []
@@ -144,7 +144,7 @@ class _Ledger:
         error = f"no successful call of {', '.join(missing)} in this turn (calls: {calls})"
         from grounding.core.contract import ContractResult
 
-        attempts = verdict.contract.attempts if verdict.contract is not None else ()
+        attempts = verdict.contract.attempts if isinstance(verdict.contract, ContractResult) else ()
         return Verdict(Status.CONTRACT_UNMET, verdict.candidates, contract=ContractResult("tool-ledger", error, attempts))
 
 

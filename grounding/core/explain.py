@@ -107,7 +107,7 @@ def _explained(answer_text: str, verdict: Verdict, read: list[tuple[int, Item, F
         elif candidate.value in examples:
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "example"))
         else:
-            status = finding.via if finding else "grounded"
+            status = finding.via if finding is not None and finding.via else "grounded"
             detail = (finding.formula or finding.matched) if finding else None
             sources, snippets = _sources(candidate.value, candidate.text, status, detail, read)
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, status, sources, detail,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import regex
 
@@ -10,6 +11,9 @@ from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.values import DECLARED, Value, classify_plainly
 from grounding.errors import OptionError, PatternTimeout
 from grounding.model import ALL_CODES
+
+if TYPE_CHECKING:  # a run with a schema only imports the contract module
+    from grounding.core.contract import Contracts
 
 # A user pattern gets this long per token; a catastrophic one ends the run with a clear error.
 PATTERN_TIMEOUT_SECONDS = 0.25
@@ -55,7 +59,7 @@ class Settings:
     allow_empty: bool = False  # a run that judges no answer exits 0, not 2
     rules: frozenset[str] = ALL_CODES  # the rules reported and failing the run (--select / --ignore)
     fail_on_unjudgeable: bool = False  # an answer whose evidence is not in the record fails the gate
-    contracts: object = None  # grounding.core.contract.Contracts, when a schema was given
+    contracts: Contracts | None = None  # when a schema was given
     contract_warn_only: bool = False
     required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn
     code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
@@ -75,7 +79,7 @@ class Settings:
             if shape is not None:
                 return Value(value, shape, DECLARED)
         found, with_unit = classify_plainly(value, self.min_digits)
-        if with_unit and self.exempt and any(form in self.exempt for form in lookup_forms(found.value)):
+        if with_unit and found is not None and self.exempt and any(form in self.exempt for form in lookup_forms(found.value)):
             return None
         return found
 

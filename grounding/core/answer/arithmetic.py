@@ -60,7 +60,7 @@ class _Line:
 
     @property
     def amounts(self) -> list[Num]:
-        return [lx.num for lx in self.lexemes if lx.kind == "num" and lx.num.is_currency]
+        return [lx.num for lx in self.lexemes if lx.num is not None and lx.num.is_currency]  # (a "num" lexeme's)
 
 
 class Operands(Protocol):
@@ -158,7 +158,7 @@ class Computations:
                 continue
             before = next((lx for lx in reversed(clause[:at]) if lx.kind != "word"), None)
             close = next((j for j in range(at + 1, len(clause)) if clause[j].kind in ("(", ")")), None)
-            if before is None or before.kind != "num" or close is None or clause[close].kind != ")":
+            if before is None or before.num is None or close is None or clause[close].kind != ")":
                 continue
             tree = Parser([lx for lx in clause[at + 1 : close] if lx.kind in ("num", "op")]).parse()
             if tree is None or not has_binary(tree):
@@ -173,7 +173,7 @@ class Computations:
 
     def _per_unit_amounts(self, line: _Line, per_unit: list[tuple[str, Num]]) -> None:
         text = line.text
-        for num in (lx.num for lx in line.lexemes if lx.kind == "num"):
+        for num in (lx.num for lx in line.lexemes if lx.num is not None):
             count = _count_marked(text, num) if num.is_currency else None
             if count is not None:
                 n, noun = count
@@ -181,9 +181,9 @@ class Computations:
                 if earlier is not None and _holds(n * earlier.magnitude, num) and self._acceptable(earlier):
                     self._record(num.magnitude, "stated", f"{spell(num.magnitude)} = {n} × {spell(earlier.magnitude)}")
                 continue
-            noun = _per_unit_noun(text, num)
-            if noun is not None:
-                per_unit.append((noun, num))
+            per_unit_noun = _per_unit_noun(text, num)
+            if per_unit_noun is not None:
+                per_unit.append((per_unit_noun, num))
 
     # listed totals ----------------------------------------------------------
 
@@ -236,7 +236,8 @@ def _holds(computed: Decimal, written: Num) -> bool:
 
 
 def _clauses(lexemes: list[Lexeme]) -> list[list[Lexeme]]:
-    clauses, current = [], []
+    clauses: list[list[Lexeme]] = []
+    current: list[Lexeme] = []
     for lexeme in lexemes:
         if lexeme.kind == "end":
             clauses.append(current)

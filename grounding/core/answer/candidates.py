@@ -121,9 +121,9 @@ def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list
                 value, taken = clock
                 written[at] = (segment[start : end + taken], value, start, end + taken)
         elif value[-1:] == "m" and value[:1].isdigit() and "h" in value:
-            clock = duration_as_clock(value)  # 5h59m, as a timetable writes it: 05:59
-            if clock is not None:
-                written[at] = (text, clock, start, end)
+            spelled = duration_as_clock(value)  # 5h59m, as a timetable writes it: 05:59
+            if spelled is not None:
+                written[at] = (text, spelled, start, end)
     return written
 
 

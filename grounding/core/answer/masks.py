@@ -29,10 +29,13 @@ _LOOKBACK = 48
 def masked_tails(candidate: Candidate, answer: Answer) -> list[str] | None:
     """Route 7's claim: the visible tail of every occurrence, when every one is masked; else None (the
     judge asks whether a longer read form ends with each)."""
-    tails = [_tail(candidate, answer.segments[o.segment], o) for o in candidate.occurrences]
-    if not tails or any(tail is None for tail in tails):
-        return None
-    return tails
+    tails = []
+    for occurrence in candidate.occurrences:
+        tail = _tail(candidate, answer.segments[occurrence.segment], occurrence)
+        if tail is None:
+            return None
+        tails.append(tail)
+    return tails or None
 
 
 def all_masked(candidate: Candidate, answer: Answer) -> bool:

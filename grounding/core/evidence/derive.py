@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.operands import MULTIPLES, may_combine
-from grounding.core.text.normalise import spell
+from grounding.core.text.normalise import exponent_of, spell
 
 CHANCE_BOUND = 0.01  # the share of nearby values some formula may give before a formula proves nothing
 _NEIGHBOURHOOD = 10  # nearby: within a tenth of the value
@@ -104,10 +104,10 @@ def _exact_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
             if y is not None and x > operands[y] > 0 and _not_neighbours(target, spelling, y):
                 return f"{target} = {spelling} + {y}"
     if differences:
-        for spelling, y in index.operands().items():
-            x = spelled.get(magnitude + y)
-            if x is not None and _not_neighbours(target, x, spelling):
-                return f"{target} = {x} - {spelling}"
+        for subtrahend, value in index.operands().items():
+            minuend = spelled.get(magnitude + value)
+            if minuend is not None and _not_neighbours(target, minuend, subtrahend):
+                return f"{target} = {minuend} - {subtrahend}"
     counts = index.stated_counts()
     for k in MULTIPLES if multiples else ():
         if k not in counts:
@@ -126,7 +126,7 @@ def beats_chance(magnitude: Decimal, places: int, operands: list[int], counts: s
     if target != target.to_integral_value():
         return False
     m = int(target)
-    step = 10 ** max(places + min(magnitude.normalize().as_tuple().exponent, 0), 0)
+    step = 10 ** max(places + min(exponent_of(magnitude), 0), 0)
     width = max(m // _NEIGHBOURHOOD, _LEAST_NEIGHBOURHOOD * step)
     low, high = max(m - width, step), m + width  # (a magnitude is positive)
     allowed = CHANCE_BOUND * ((high - low) // step + 1)

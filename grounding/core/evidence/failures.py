@@ -3,6 +3,8 @@ what it does not."""
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 import regex
 
 from grounding import json_exact
@@ -28,7 +30,7 @@ def absence_view(document: object) -> dict | None:
     return None
 
 
-def _is_absence(node: object) -> bool:
+def _is_absence(node: object) -> TypeGuard[dict]:
     return (
         isinstance(node, dict)
         and node.get("af_absent") is True
@@ -86,8 +88,9 @@ def says_more_than(document: object, arguments: str, exact: bool = True) -> bool
     kind = type(document)
     if kind is not dict and kind is not list:
         return _surely_unspelled(document, searched, exact)
+    container: Any = document  # (a dict or a list, told by its type)
     nested = []
-    for node in document.values() if kind is dict else document:
+    for node in container.values() if kind is dict else container:
         if type(node) in CONTAINERS:
             nested.append(node)
         elif _surely_unspelled(node, searched, exact):

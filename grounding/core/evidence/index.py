@@ -34,7 +34,7 @@ from grounding.core.evidence.said import Said
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.evidence.totals import Totals
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import lookup_forms, normalise, spell
+from grounding.core.text.normalise import exponent_of, lookup_forms, normalise, spell
 
 _WHOLE_SEPARATOR = "\x00"
 _HAS_DIGIT = re.compile(r"\d")
@@ -280,7 +280,7 @@ class EvidenceIndex:
         (``3580.0`` for 3580.05 to 3580.09…, where ``3580`` would be found in many texts).
         """
         half = Decimal(5).scaleb(-(decimals + 1))
-        if decimals < 0 or magnitude.normalize().as_tuple().exponent < -decimals:  # (< 0: $577B, to the billion)
+        if decimals < 0 or exponent_of(magnitude) < -decimals:  # (< 0: $577B, to the billion)
             return self.has_number_near(magnitude - half, magnitude + half)  # more decimals than written
         below = magnitude - Decimal(1).scaleb(-decimals)
         self.forms_for([spell(magnitude)] + ([format(below, f".{decimals}f")] if below >= 0 else []))

@@ -6,7 +6,7 @@ import math
 import re
 from decimal import Decimal
 from itertools import chain
-from typing import Protocol
+from typing import Any, Protocol
 
 from grounding import json_exact
 from grounding.core.evidence.documents import CONTAINERS, OBJECTS_ONLY
@@ -20,7 +20,7 @@ def numbers_and_collections(document: dict | list, forms: Forms) -> list:
     visiting only containers: the rows of a table (objects holding no container) are read through their
     collections, and a table is most of a result's numbers. A leaf may be listed twice."""
     leaves: list = []
-    stack = [document]
+    stack: list[Any] = [document]  # a parsed document's nodes, told apart by their type
     while stack:
         node = stack.pop()
         is_list = type(node) is list
@@ -52,8 +52,8 @@ def numbers_and_collections(document: dict | list, forms: Forms) -> list:
 
 def strings_of(document: dict | list) -> list[str]:
     """The keys and string leaves of a document holding a digit (only those can spell a number)."""
-    found = []
-    stack = [document]
+    found: list[str] = []
+    stack: list[Any] = [document]
     while stack:
         node = stack.pop()
         if type(node) is dict:
@@ -126,7 +126,7 @@ class LeafReader(Protocol):
     forms: Forms
     options: ReadOptions
 
-    def number(self, node: object) -> None: ...
+    def number(self, node: int | float | Decimal) -> None: ...
 
     def strings(self, strings: list[str]) -> None: ...
 
@@ -134,7 +134,7 @@ class LeafReader(Protocol):
 def walk(document: object, reader: LeafReader, *, totals: bool, strings_too: bool = True) -> None:
     """Index every key and leaf of a JSON document (explicit stack: documents can be deep)."""
     strings: list[str] = []
-    stack = [document]
+    stack: list[Any] = [document]
     while stack:
         node = stack.pop()
         kind = type(node)

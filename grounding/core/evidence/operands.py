@@ -8,6 +8,7 @@ import operator
 import re
 from decimal import Decimal
 from itertools import repeat
+from typing import Literal
 
 from grounding.core.evidence import verbatim
 
@@ -51,7 +52,7 @@ class Operands:
         self._values: dict[str, Decimal] = {}  # every operand's value, worked out once
         self._by_value: dict[str, Decimal] | None = None
         self._spelled: dict[Decimal, str] | None = None
-        self._scaled: tuple[int, set[int]] | bool | None = None  # False: some operand is too long to scale
+        self._scaled: tuple[int, set[int]] | Literal[False] | None = None  # False: some operand is too long to scale
         self._scaled_count = 0  # how many operands _scaled was worked out from
         self._sorted: tuple[tuple[int, int], list[int]] | None = None  # with what it was sorted from
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from itertools import chain
+from typing import Any
 
 from grounding import json_exact
 from grounding.core.evidence import verbatim
@@ -132,7 +134,7 @@ class _Reader:
         if _HAS_DIGIT.search(joined):
             self.forms.wholes.append(joined)
 
-    def number(self, node: object) -> None:
+    def number(self, node: int | float | Decimal) -> None:
         """A JSON number leaf: its exact spelling is a plain form, its absolute value an operand."""
         spelling = json_exact.number_spelling(node)
         if self.lookups:
@@ -200,7 +202,7 @@ class Examined:
     """A tool result parsed and judged failed or not (§5.4, §9.6), before any of it is read."""
 
     text: str
-    document: object  # the parsed document, or TEXT
+    document: Any  # the parsed document (any JSON value), or TEXT
     exact_json: bool  # the document is the text parsed as JSON, so its strings can be read off the text
     notes: json_exact.Notes | None  # of an exact JSON text: what its marks tell
     absence: dict | None = None  # the part of an absence that grounds
@@ -255,7 +257,7 @@ def _judge_failure(examined: Examined, options: ReadOptions, is_error: bool, arg
     examined.arguments = arguments if failed and argument_forms is None else None
 
 
-def exact_document(examined: Examined) -> object:
+def exact_document(examined: Examined) -> Any:
     """A result's document with every number as written: parsed again exactly when the fast parser may have
     rounded one (json_exact.checked). Reading a result, or testing a number in it, asks this first."""
     if not examined.exact:

@@ -54,7 +54,7 @@ class Said:
             return True
         nowhere = not self.cut
         cut = False
-        said = False
+        said: bool | None = False
         for entry in reversed(self.texts):  # an answer quotes its latest results most
             text, in_strings, quotes, asked = entry
             said = verbatim.says(text, value, in_strings, literal, quotes)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from itertools import chain
+from typing import Any, NamedTuple
 
 from grounding.core.text.dates import date_parts, duration_as_clock
 from grounding.core.text.normalise import (
@@ -66,7 +67,7 @@ class TokenReader:
         if not self.cache:
             return [reading for reading in map(self._read_run, runs) if reading]
         cache = self._cache
-        found = list(map(cache.get, runs))
+        found: list[Any] = list(map(cache.get, runs))  # a reading, False (none) or None (not read yet)
         if None in found:
             if len(cache) > _CACHE_LIMIT:
                 cache.clear()
@@ -122,8 +123,8 @@ class TokenReader:
         present = [reading for reading in map(self._read_token, split_run(run)) if reading]
         if len(present) <= 1:
             return present[0] if present else None
-        return TokenReading(*(tuple(item for r in present for item in r[field]) for field in range(5)),
-                            any(r.meridiem for r in present))
+        columns = zip(*(reading[:5] for reading in present))  # plain, unit, date, component, numbers
+        return TokenReading._make((*map(tuple, map(chain.from_iterable, columns)), any(r.meridiem for r in present)))
 
     def _read_token(self, raw: str) -> TokenReading | None:
         value = self._value(raw)

@@ -42,7 +42,7 @@ class Totals:
             slack = _RELATIVE * target + _ABSOLUTE
             low = bisect.bisect_left(self._floats, target - slack)
             high = bisect.bisect_right(self._floats, target + slack)
-            positions = sorted(self._positions[low:high])
+            positions: list[int] | range = sorted(self._positions[low:high])
         else:
             positions = range(len(self._collections))
         for position in positions:

@@ -80,14 +80,13 @@ class Seen:
             for key in keys:
                 if key in lowered:
                     return True
-        search = self._search_text()
+        search = self._search_text(lowered)
         if search is not lowered:
             for key in keys:
                 if key in search:
                     return True
         notes = self.notes
         return notes is not None and any(_NUMBER_CHARACTERS.issuperset(key) for key in keys) and notes.exponent
-
 
     def may_hold_one(self, pattern: re.Pattern, numeric: bool) -> bool:
         """may_hold for many keys at once: pattern finds any of them; numeric, when one may be a number."""
@@ -96,15 +95,16 @@ class Seen:
             return True
         if pattern.search(lowered):
             return True
-        search = self._search_text()
+        search = self._search_text(lowered)
         if search is not lowered and pattern.search(search):
             return True
         return numeric and self.notes is not None and self.notes.exponent
 
-    def _search_text(self) -> str:
+    def _search_text(self, lowered: str) -> str:
+        """The search text made from lowered (self.lowered, when seen)."""
         search = self._search
         if search is None:
-            lowered, notes = self.lowered, self.notes
+            notes = self.notes
             if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
                 search = lowered  # nothing to drop (see _searchable), and no copy to make
             else:
@@ -125,7 +125,7 @@ def see_text(text: str) -> Seen:
     return Seen(said=runs(lowered), lowered=lowered)
 
 
-def see_json(text: str, notes: json_exact.Notes) -> Seen:
+def see_json(text: str, notes: json_exact.Notes | None) -> Seen:
     """A JSON document's text, seen without walking the document; notes tell what its parse saw.
 
     With no backslash, every string is the text between two quotes, as parsed. An ASCII text's literals

@@ -97,6 +97,13 @@ def spell(number: Decimal) -> str:
     return spell_number(format(number, "f"))
 
 
+def exponent_of(magnitude: Decimal) -> int:
+    """The exponent of a finite number, normalised: ``1.50`` -> -1, ``1500`` -> 2."""
+    exponent = magnitude.normalize().as_tuple().exponent
+    assert isinstance(exponent, int)  # (only NaN and infinities have another; no magnitude read is one)
+    return exponent
+
+
 def spell_number(text: str) -> str:
     """Spell a number (grouping commas allowed) canonically, keeping zero padding.
 

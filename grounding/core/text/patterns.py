@@ -9,6 +9,7 @@ and most runs use few of them. A pattern still compiles once, at most.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 # What is kept as the object's own attribute once compiled, so later calls find it at once.
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
@@ -26,7 +27,7 @@ class LazyPattern:
         self._compile = compile
         self._arguments = arguments
 
-    def __getattr__(self, name: str) -> object:
+    def __getattr__(self, name: str) -> Any:  # a compiled pattern's attribute (typed as any: re and regex differ)
         # runs only for an attribute the object lacks: before the first use, or for a rarely used one
         if name.startswith("__"):
             raise AttributeError(name)  # copy and pickle probe for hooks: there are none
