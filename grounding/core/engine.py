@@ -60,7 +60,8 @@ def check_conversation(conversation: Conversation, settings: Settings,
             ledger.see(item)
         if item.kind is EVIDENCE:
             results_read += 1
-            evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments, document=item.document)
+            evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
+                                document=item.document)
         elif item.kind is EXEMPT:
             evidence.see_exempt(item.text)
         elif item.kind is NEITHER and previous is not None and is_evidence_check(item.text):

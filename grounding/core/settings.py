@@ -79,8 +79,9 @@ class Settings:
             if shape is not None:
                 return Value(value, shape, DECLARED)
         found, with_unit = classify_plainly(value, self.min_digits)
-        if with_unit and found is not None and self.exempt and any(form in self.exempt for form in lookup_forms(found.value)):
-            return None
+        if with_unit and found is not None and self.exempt:  # (with_unit: a number was found)
+            if any(form in self.exempt for form in lookup_forms(found.value)):
+                return None
         return found
 
     def shape_of(self, value: str) -> str | None:

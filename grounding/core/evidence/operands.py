@@ -52,7 +52,8 @@ class Operands:
         self._values: dict[str, Decimal] = {}  # every operand's value, worked out once
         self._by_value: dict[str, Decimal] | None = None
         self._spelled: dict[Decimal, str] | None = None
-        self._scaled: tuple[int, set[int]] | Literal[False] | None = None  # False: some operand is too long to scale
+        # False: some operand is too long to scale
+        self._scaled: tuple[int, set[int]] | Literal[False] | None = None
         self._scaled_count = 0  # how many operands _scaled was worked out from
         self._sorted: tuple[tuple[int, int], list[int]] | None = None  # with what it was sorted from
 
