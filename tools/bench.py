@@ -131,6 +131,9 @@ def same_verdicts(path: str) -> bool:
     return True
 
 
+START_UP = "start-up only"  # the label of ground check of an empty file (bench_file), its row's and its split's
+
+
 def bench_file(path: str, repeat: int = 1, empty: str | None = None) -> list[Run]:
     """(a), (b) and (c) of the module's text; with empty (an empty file), last, ``ground check`` of it: the
     start-up (interpreter, imports, options) that (b) pays whatever its input, shown beside the ratio as
@@ -142,7 +145,7 @@ def bench_file(path: str, repeat: int = 1, empty: str | None = None) -> list[Run
         ("check --jobs 2", [python, "-m", "grounding", "check", path, "--jobs", "2"]),
     ]
     if empty is not None:
-        commands.append(("start-up only", [python, "-m", "grounding", "check", empty, "--allow-empty"]))
+        commands.append((START_UP, [python, "-m", "grounding", "check", empty, "--allow-empty"]))
     measured: dict[str, list[Run]] = {label: [] for label, _ in commands}
     for _ in range(repeat):
         for label, argv in commands:
@@ -167,13 +170,13 @@ def _print_table(path: str, runs: list[Run], repeat: int) -> None:
           f"{'cpu ratio':>11}")
     for run in runs:
         # the start-up run reads no input: no rate of it
-        rates = (f"{'-':>9}{'-':>12}" if run.label == "start-up only"
+        rates = (f"{'-':>9}{'-':>12}" if run.label == START_UP
                  else f"{size_mb / run.seconds:>9.2f}{run.answers / run.seconds:>12.0f}")
         print(
             f"  {run.label:<16}{run.seconds:>9.2f}{rates}{run.peak_rss_mb:>13.1f}{run.seconds / base:>8.2f}"
             f"{run.cpu_seconds:>8.2f}{run.cpu_seconds / base_cpu:>11.2f}"
         )
-    if runs[-1].label == "start-up only":
+    if runs[-1].label == START_UP:
         check, start = runs[1].cpu_seconds, runs[-1].cpu_seconds
         # a small input judged in less time than the start-up's own noise: no share to print
         judging = f"{(check - start) / base_cpu:.2f}" if check > start else "within the start-up's noise"
