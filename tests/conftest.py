@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,15 @@ SAMPLE = REPO / "tests" / "data" / "real"
 # Tests that read the project's shared data (the full real corpora, the format corpus, the public
 # conformance cases) are marked so; without ../shared they are not run, and the run says so once.
 needs_shared = pytest.mark.needs_shared
+
+
+def this_python_at(path: Path) -> None:
+    """An installed venv's ``bin/python`` faked by this environment's interpreter: a script that runs it. (A
+    symbolic link would not do: inside a venv, the link's own folder has no pyvenv.cfg, so the interpreter it
+    starts is the base one, without this environment's packages.)"""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    path.chmod(0o755)
 
 
 def real_corpora() -> list[Path]:

@@ -21,7 +21,8 @@ def open_transcript(path: str, storage_options: Mapping[str, object] | None = No
         raw = open_remote(path, storage_options)
         if path.endswith(".gz"):
             return _Closing(gzip.GzipFile(fileobj=raw, mode="rb"), raw)
-        return _zstd(raw, path) if path.endswith(".zst") else raw
+        # an fsspec file's readline takes no size (a record's limit): read through a buffer that does
+        return _zstd(raw, path) if path.endswith(".zst") else io.BufferedReader(raw, READ_BUFFER)
     if path.endswith(".gz"):
         return gzip.open(path, "rb")
     if path.endswith(".zst"):

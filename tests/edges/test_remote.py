@@ -48,6 +48,8 @@ def s3():
     for part, name in enumerate(FIXTURES):
         fs.pipe(f"logs/2026/11/part-{part}.jsonl.gz", gzip.compress((REPO / "fixtures" / name).read_bytes()))
     fs.pipe("logs/2026/11/notes.txt", b"not a transcript")
+    fs.mkdir("plain")
+    fs.pipe("plain/support_bot.jsonl", (REPO / "fixtures" / "support_bot.jsonl").read_bytes())
     yield options
     server.terminate()
     server.wait(timeout=10)
@@ -92,6 +94,14 @@ def test_a_prefix_is_searched_for_transcripts_and_the_options_may_come_from_the_
     proc = _check("s3://logs/2026", "--format", "json", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["summary"]["files"] == 3
+
+
+def test_an_uncompressed_object_is_read_line_by_line_as_a_local_file_is(s3):
+    # an fsspec file's readline takes no size limit: it is read through a buffer that takes one
+    remote = _check("s3://plain/support_bot.jsonl", "--format", "concise", *_flags(s3))
+    local = _check("fixtures/support_bot.jsonl", "--format", "concise")
+    assert remote.returncode == local.returncode == 1, remote.stderr
+    assert remote.stdout.replace("s3://plain/", "fixtures/") == local.stdout
 
 
 def test_the_library_reads_object_storage_with_its_options(s3):

@@ -7,12 +7,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, this_python_at
 
 ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 STEPS = ACTION["runs"]["steps"]
@@ -55,9 +54,7 @@ def _enabled(step: dict, runner: dict) -> bool:
 
 def _fake_venv(runner: dict) -> None:
     """The install step's result, from this environment (the slow test runs the real install)."""
-    bin_dir = runner["venv"] / "bin"
-    bin_dir.mkdir(parents=True)
-    (bin_dir / "python").symlink_to(sys.executable)
+    this_python_at(runner["venv"] / "bin" / "python")
 
 
 def _copy_fixtures(tmp_path: Path) -> Path:

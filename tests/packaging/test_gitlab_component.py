@@ -7,11 +7,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 from xml.etree import ElementTree
 
 import yaml
-from conftest import REPO
+from conftest import REPO, this_python_at
 
 SPEC, JOBS = yaml.safe_load_all((REPO / "templates" / "ground.yml").read_text())
 JOB = JOBS["ground"]
@@ -33,8 +32,7 @@ def test_the_script_writes_both_reports_and_fails_on_a_flagged_answer(tmp_path):
     for name in ("support_bot.jsonl", "absence.jsonl"):
         (work / "transcripts" / name).write_bytes((REPO / "fixtures" / name).read_bytes())
     venv = tmp_path / "ground-venv-7"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").symlink_to(sys.executable)  # the before_script's install, from this environment
+    this_python_at(venv / "bin" / "python")  # the before_script's install, from this environment
     inputs = {"inputs.paths": "transcripts/*.jsonl", "inputs.options": "--exempt '978-0-262-04632-9'"}
     variables = {key: re.sub(r"\$\[\[\s*([\w.]+)\s*\]\]", lambda m: inputs.get(m.group(1), ""), str(value))
                  for key, value in JOB["variables"].items()}
