@@ -28,11 +28,41 @@ def test_readme_help_excerpt_is_the_real_help(monkeypatch, update_golden):
     assert match.group(1) == real
 
 
-def test_readme_set_up_commands_come_first():
+def test_readme_set_up_commands_come_first_and_are_what_ci_runs():
+    from tools import readme_setup
+
     readme = (REPO / "README.md").read_text()
     first_block = readme.split("```sh\n", 1)[1].split("```", 1)[0]
-    assert "pip install -e '.[test]' && ground check fixtures/support_bot.jsonl" in first_block
-    assert "python3 -m pytest" in first_block
+    one, two = readme_setup.commands(readme)
+    assert first_block.splitlines() == [one, two]  # the marked block is the first one a reader sees
+    assert one.startswith("pip install -e . && ground check fixtures/support_bot.jsonl")  # the core alone
+    assert two.startswith("pip install -e '.[test]' -c constraints.txt && python3 -m pytest")
+    assert (REPO / "constraints.txt").exists()
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "python3 -m tools.readme_setup 1" in ci and "python3 -m tools.readme_setup 2" in ci
+    assert 'bash -c "$one"' in ci and 'bash -c "$two"' in ci and "-m venv" in ci
+    assert "pip install" not in ci.split("\nreadme_commands python3", 1)[0]  # nothing installed but by the README
+
+
+def test_ci_checks_the_first_command_prints_what_the_readme_shows(tmp_path):
+    from tools import readme_setup
+
+    readme = (REPO / "README.md").read_text()
+    printed = tmp_path / "one.out"
+    printed.write_text("Successfully installed ground-evidence\n" + readme_setup.shown_output(readme))
+    assert readme_setup.main(["expect", str(printed)]) == 0
+    printed.write_text("Successfully installed ground-evidence\n")
+    assert readme_setup.main(["expect", str(printed)]) == 1
+
+
+def test_every_pinned_constraint_is_one_exact_version():
+    lines = [line for line in (REPO / "constraints.txt").read_text().splitlines() if line and not line.startswith("#")]
+    assert lines and all(line.count("==") == 1 and " " not in line for line in lines)
+    names = [line.split("==")[0].lower().replace("_", "-") for line in lines]
+    assert len(names) == len(set(names)) and "ground-evidence" not in names
+    for needed in ("pytest", "hypothesis", "pydantic-ai-slim", "langchain", "openai-agents", "s3fs", "gcsfs", "adlfs",
+                   "aiohttp", "distributed", "opentelemetry-sdk", "moto"):
+        assert needed in names, needed
 
 
 def test_readme_example_output_is_what_the_first_command_prints(monkeypatch):
