@@ -53,7 +53,7 @@ class Options:
     exempt: Sequence[str] = _default("exempt")  # values never flagged
     exempt_regex: Sequence[str] = _default("exempt-regex")  # values matching one of these are never flagged
     min_digits: int = _default("min-digits")  # digits a bare number needs to be examined
-    derived: bool = _default("derived")  # explain values by arithmetic and date offsets (§9.7, §9.9, §9.19)
+    derived: bool = _default("derived")  # explain values by arithmetic and date offsets
     fail_on_derived: bool = _default("fail-on-derived")
     fail_on_example: bool = _default("fail-on-example")
     fail_on_unjudgeable: bool = _default("fail-on-unjudgeable")
@@ -63,6 +63,7 @@ class Options:
     ignore: Sequence[str] = _default("ignore")
     allow_empty: bool = _default("allow-empty")
     input_format: str | None = _default("input-format")  # a format name `ground formats` lists; None: detect
+    stdin_filename: str | None = _default("stdin-filename")  # what standard input (-) is reported as
     baseline: str | os.PathLike | None = _default("baseline")
     stale_baseline_fails: bool = _default("stale-baseline-fails")
     explain: bool = _default("explain")  # fill each answer's explanation: where every value was read
@@ -249,7 +250,7 @@ def judged(files: list[str], options: Options, summary: Summary, known: Baseline
                         adjust=adjusting(options, known), explain=options.explain,
                         max_record_bytes=options.max_record_bytes, jobs=options.jobs, expanded=True,
                         flush_after=options.flush_after, storage_options=options.storage_options,
-                        engine=engine)
+                        engine=engine, stdin_name=options.stdin_filename)
 
 
 def adjusting(options: Options, known: Baseline | None = None) -> Callable[[JudgedAnswer], JudgedAnswer] | None:

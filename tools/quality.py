@@ -188,6 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-derived", action="store_true", help="measure with §9.7, §9.9 and §9.19 off")
     parser.add_argument("--split", action="append", help="which splits to measure (default: dev and dev2)")
     args = parser.parse_args(argv)
+    missing = [name for split in args.split or ["dev", "dev2"] for name in (f"{split}.jsonl", f"{split}.injected.jsonl")
+               if not (args.corpus / name).exists()]
+    if missing:  # the maintainers' corpora sit beside the repository, not in a clone of it
+        print(f"tools.quality measures the maintainers' real corpora, and {args.corpus} has no "
+              f"{', '.join(missing)}: put the shared/ folder beside the repository, or name a folder with "
+              "--corpus (the tests measure the in-repository sample, tests/data/real)", file=sys.stderr)
+        return 2
     settings = build_settings(derived=not args.no_derived)
     for split in args.split or ["dev", "dev2"]:
         _report(split, args.corpus, settings, args.no_derived)

@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from enum import Enum
 from typing import Annotated, NoReturn, Optional
 
 import orjson
@@ -20,7 +21,7 @@ from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
 from grounding.errors import GroundingError
 from grounding.library import Options
-from grounding.model import Problem, Summary
+from grounding.model import Problem, Status, Summary
 from grounding.reporters import OutputFormat
 from grounding.run.baseline import Baseline
 from grounding.run.report_file import check_target
@@ -31,9 +32,11 @@ from grounding.transcripts.formats import FORMAT_DESCRIPTIONS, FORMAT_NAMES, res
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
 
-Every number, identifier and name in an assistant's final answer must appear in
-a tool result the conversation had already read. ground is a fabrication
-detector, not a correctness judge: a false claim built from real values passes.
+Every number and identifier in an assistant's final answer must appear in a
+tool result the conversation had already read; a name with no digit (a person,
+a product) is checked only when a --shape declares its form. ground is a
+fabrication detector, not a correctness judge: a false claim built from real
+values passes.
 """
 
 class _Command(typer.core.TyperCommand):
@@ -70,8 +73,9 @@ def check(inputs: list[str], **flags: object) -> None:
     """Judge every final answer in the given transcripts.
 
     Every number and identifier in a final answer must appear in a tool result
-    read before it. A fabrication detector, not a correctness judge: a false
-    claim built from real values passes.
+    read before it (names with no digit only where a --shape declares them). A
+    fabrication detector, not a correctness judge: a false claim built from real
+    values passes.
 
     Exit status: 0 no answer flagged, 1 an answer flagged, 2 a usage error or
     no record could be read.
@@ -122,15 +126,32 @@ def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:
     return shape_table(specs) if specs else None
 
 
+class ExplainFormat(str, Enum):
+    """What ``ground explain`` writes: its own lines, or one JSON object per answer."""
+
+    FULL = "full"
+    JSON = "json"
+
+
+def _listed(ids: dict[str, None], what: str, shown: int = 20) -> str:
+    """what the input holds, the first few of ids by name: "its conversations: a, b, … (40 in all)"."""
+    if not ids:
+        return "it holds no conversation with an id"
+    names = list(ids)
+    more = f", … ({len(names)} in all)" if len(names) > shown else ""
+    return f"{what}: {', '.join(names[:shown])}{more}"
+
+
 @app.command(name="explain", cls=_Command)
 def explain_command(
     inputs: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or -.")],
-    conversation: Annotated[str, typer.Option("--conversation", metavar="ID", help="The conversation to explain.")],
+    conversation: Annotated[Optional[str], typer.Option(
+        "--conversation", metavar="ID", help="The conversation to explain [default: every flagged answer].")] = None,
     turn: Annotated[Optional[int], typer.Option("--turn", metavar="K", help="Only answer K (0-based).")] = None,
     value: Annotated[Optional[str], typer.Option("--value", metavar="V", help="Only this value.")] = None,
     output_format: Annotated[
-        Optional[OutputFormat], typer.Option("--output-format", "--format", help="full (default) or json.")
-    ] = None,
+        ExplainFormat, typer.Option("--output-format", "--format", help="full (default) or json.")
+    ] = ExplainFormat.FULL,
     shape: Annotated[
         Optional[list[str]],
         typer.Option("--shape", metavar="NAME=REGEX", help="Declare a value shape (repeatable), as for check."),
@@ -141,25 +162,38 @@ def explain_command(
     config: Annotated[Optional[Path], typer.Option("--config", metavar="FILE", help="Read options from FILE.")] = None,
 ) -> None:
     """For every value of an answer: where it was read (file line, item, tool result or user text, JSON
-    pointer), or, when it was not, the nearest values that were read."""
+    pointer), or, when it was not, the nearest values that were read. Without --conversation, every flagged
+    answer is explained."""
     try:
         options = resolve({"shapes": _shapes_table(shape), "exempt": exempt}, config)
         settings = settings_from(options)
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)
+    if conversation is None and (turn is not None or value is not None):
+        _fail(GroundingError("--turn and --value choose within one answer: give --conversation ID too"))
     wanted = None if value is None else normalise(value)
     shown = 0
     values_seen: list[str] = []
+    ids: dict[str, None] = {}  # the conversations the input holds, in order: named when the one asked for is not
     for event in judge_inputs(inputs, settings, Summary(), options["input-format"], explain=True):
-        if isinstance(event, Problem) or event.conversation != conversation or (turn is not None and event.turn != turn):
+        if isinstance(event, Problem):
+            print(f"error: {event.source}{'' if event.line is None else f':{event.line}'}: {event.message}",
+                  file=sys.stderr)
+            continue
+        if event.conversation is not None:
+            ids[event.conversation] = None
+        if conversation is None:
+            if event.verdict.status is not Status.FLAGGED:
+                continue
+        elif event.conversation != conversation or (turn is not None and event.turn != turn):
             continue
         shown += 1
         values_seen += [e.text for e in event.explanation]
         entries = [e for e in event.explanation if wanted is None or e.value == wanted]
         if not entries and wanted is not None:
             continue
-        if output_format is OutputFormat.JSON:
+        if output_format is ExplainFormat.JSON:
             print(orjson.dumps({"conversation": event.conversation, "turn": event.turn,
                                 "status": event.verdict.status.value, "reason": event.verdict.reason,
                                 "contract": event.verdict.contract.as_json() if event.verdict.contract else None,
@@ -174,9 +208,14 @@ def explain_command(
                       f"{event.verdict.contract.error}")
             for entry in entries:
                 print(f"  {entry.line()}")
+    if conversation is None:
+        if not shown:
+            print("no answer flagged in the input: nothing to explain (--conversation ID explains any answer)",
+                  file=sys.stderr)
+        return
     where = f"--conversation {conversation!r}" + (f" --turn {turn}" if turn is not None else "")
     if not shown:
-        _fail(GroundingError(f"{where}: no such answer in the input"))
+        _fail(GroundingError(f"{where}: no such answer in the input ({_listed(ids, 'its conversations')})"))
     if wanted is not None and not any(normalise(text) == wanted for text in values_seen):
         listed = ", ".join(dict.fromkeys(values_seen)) or "none"
         _fail(GroundingError(f"--value {value!r}: not a value of {where} (its values: {listed})"))

@@ -58,6 +58,6 @@ def statistics_lines(summary: Summary, top: int = 10) -> list[str]:
     lines.append(f"most frequent unsupported values (top {top}):")
     lines += [f"  {count:>6}  {value}" for value, count in summary.unsupported_values.most_common(top)] or ["  (none)"]
     if summary.via:
-        lines.append("values grounded by a §9 reading:")
+        lines.append("values grounded by a reading other than as written (via):")
         lines += [f"  {count:>6}  {via}" for via, count in summary.via.most_common()]
     return lines

@@ -16,6 +16,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 from grounding.core.settings import Settings
 from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
@@ -44,6 +45,7 @@ def judge_inputs(
     flush_after: float | None = None,
     storage_options: StorageOptions | None = None,
     engine: Engine | None = None,
+    stdin_name: str | None = None,
 ) -> Iterator[JudgedAnswer | Problem]:
     """Yield every judged answer and every problem, in input order, counting all in summary.
 
@@ -51,7 +53,8 @@ def judge_inputs(
     answer before it is counted (a baseline taking known values out); expanded says
     paths are files already (folders searched by inputs.expand); storage_options
     reach the file system of a URL's scheme (transcripts.remote); engine runs the
-    workers elsewhere than in this machine's processes (grounding.dask).
+    workers elsewhere than in this machine's processes (grounding.dask); stdin_name
+    is what standard input's answers and problems are reported as (where - would be).
     """
     workers = engine.size() if engine is not None else jobs if jobs > 0 else (os.cpu_count() or 1)
     elsewhere = workers > 1 or engine is not None
@@ -68,7 +71,17 @@ def judge_inputs(
                          storage_options=storage_options)
         judged = ((event, judge_event(event, settings, explain)) for event in events)
     for event, answers in judged:
+        if stdin_name is not None:
+            event, answers = _named_stdin(event, answers, stdin_name)
         yield from tallied(event, answers, summary, adjust)
+
+
+def _named_stdin(event: object, answers: list[JudgedAnswer], name: str) -> tuple[object, list[JudgedAnswer]]:
+    """event and its answers with standard input's source (-) given its name; before the baseline sees them,
+    so a baseline written from a pipe matches the file it names."""
+    if isinstance(event, Problem) and event.source == "-":
+        return replace(event, source=name), answers
+    return event, [replace(answer, source=name) if answer.source == "-" else answer for answer in answers]
 
 
 def tallied(event: object, answers: list[JudgedAnswer], summary: Summary,
