@@ -134,11 +134,11 @@ def answers(paths: str | Iterable[str], options: Options | None = None) -> tuple
 
     from grounding.library import default_options
     from grounding.run.partitions import added
-    from grounding.transcripts.files import expand
+    from grounding.transcripts.folders import expand
 
     options = options if options is not None else default_options()
     listed = [paths] if isinstance(paths, str) else list(paths)
-    files = expand(listed, storage_options=options.storage_options)
+    files = expand(listed, storage_options=options.storage_options, exclude=options.excluded)
     parts = [delayed(_file_part, pure=False)(path, options) for path in files]
     spread = delayed(_spread_part, pure=False)([delayed(_spread_of)(part) for part in parts], options)
     every = [*parts, spread]

@@ -38,3 +38,8 @@ class UnsupportedValuesError(GroundingError):
 
 class RecordError(GroundingError, ValueError):
     """A record that cannot be read as a conversation; its message says why (the rest are still read)."""
+
+
+class NotATranscript(RecordError):
+    """A record in no transcript format at all (not, say, an API response saved alone): in a ``.json`` file
+    found by searching a folder, the file is skipped as no transcript; elsewhere it is the record's error."""

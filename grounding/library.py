@@ -63,6 +63,8 @@ class Options:
     ignore: Sequence[str] = _default("ignore")
     allow_empty: bool = _default("allow-empty")
     input_format: str | None = _default("input-format")  # a format name `ground formats` lists; None: detect
+    exclude: Sequence[str] = _default("exclude")  # globs a folder search passes over (default: .git, .venv, …)
+    extend_exclude: Sequence[str] = _default("extend-exclude")  # ... and these as well
     stdin_filename: str | None = _default("stdin-filename")  # what standard input (-) is reported as
     baseline: str | os.PathLike | None = _default("baseline")
     stale_baseline_fails: bool = _default("stale-baseline-fails")
@@ -99,6 +101,11 @@ class Options:
         """The value of a configuration key (``min-digits``), as the option table names it."""
         value = getattr(self, key.replace("-", "_"))
         return list(value) if isinstance(value, tuple) else value
+
+    @property
+    def excluded(self) -> tuple[str, ...]:
+        """Every glob a folder search passes over: exclude's, then extend_exclude's."""
+        return (*self.exclude, *self.extend_exclude)
 
     @property
     def settings(self) -> Settings:
@@ -282,7 +289,7 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
     baseline, rule selection and exit status included), collecting the answers instead of reporting them."""
     from grounding.cli.exit_codes import exit_code
     from grounding.run.baseline import Baseline
-    from grounding.transcripts.files import check_readable, expand
+    from grounding.transcripts.folders import check_readable, expand
 
     options = options if options is not None else default_options()
     if jobs is not None:
@@ -290,7 +297,7 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
     inputs = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     check_readable(inputs)
     known = Baseline.load(Path(options.baseline)) if options.baseline is not None else None
-    files = expand(inputs, storage_options=options.storage_options)
+    files = expand(inputs, storage_options=options.storage_options, exclude=options.excluded)
     summary = Summary()
     answers: list[JudgedAnswer] = []
     problems: list[Problem] = []

@@ -310,6 +310,10 @@ _STATUS_COUNTERS = {
 }
 
 
+# The reason a .json file found in a folder is skipped (transcripts.assembly), counted as a file in the summary.
+NOT_A_TRANSCRIPT = "a .json file found in a folder, in no transcript format"
+
+
 @dataclass(slots=True)
 class Summary:
     files: int = 0

@@ -21,12 +21,11 @@ from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
 from grounding.errors import GroundingError
 from grounding.library import Options
-from grounding.model import Problem, Status, Summary
-from grounding.reporters import OutputFormat
+from grounding.model import JudgedAnswer, Problem, Status, Summary
 from grounding.run.baseline import Baseline
 from grounding.run.report_file import check_target
 from grounding.run.runner import judge_inputs
-from grounding.transcripts.files import check_readable, expand
+from grounding.transcripts.folders import check_readable, expand
 from grounding.transcripts.remote import is_remote
 from grounding.transcripts.formats import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
 
@@ -133,6 +132,30 @@ class ExplainFormat(str, Enum):
     JSON = "json"
 
 
+def _asked_for(event: JudgedAnswer, conversation: str | None, turn: int | None) -> bool:
+    """Whether ground explain shows an answer: the one asked for, or, when none is, every flagged one."""
+    if conversation is None:
+        return event.verdict.status is Status.FLAGGED
+    return event.conversation == conversation and (turn is None or event.turn == turn)
+
+
+def _print_explained(event: JudgedAnswer, entries: list, output_format: ExplainFormat) -> None:
+    """One answer's explained values: a JSON object, or a line for the answer and one per value."""
+    verdict = event.verdict
+    if output_format is ExplainFormat.JSON:
+        print(orjson.dumps({"conversation": event.conversation, "turn": event.turn, "status": verdict.status.value,
+                            "reason": verdict.reason, "contract": verdict.contract.as_json() if verdict.contract else None,
+                            "values": [e.as_json() for e in entries]}).decode())
+        return
+    print(f"{event.source}:{event.line} conversation {event.conversation} turn {event.turn}: {verdict.status.value}")
+    if verdict.reason:
+        print(f"  not judged for evidence: {verdict.reason}")
+    if verdict.contract is not None and verdict.contract.stage:
+        print(f"  not judged for evidence: contract unmet at {verdict.contract.stage}: {verdict.contract.error}")
+    for entry in entries:
+        print(f"  {entry.line()}")
+
+
 def _listed(ids: dict[str, None], what: str, shown: int = 20) -> str:
     """what the input holds, the first few of ids by name: "its conversations: a, b, … (40 in all)"."""
     if not ids:
@@ -183,31 +206,13 @@ def explain_command(
             continue
         if event.conversation is not None:
             ids[event.conversation] = None
-        if conversation is None:
-            if event.verdict.status is not Status.FLAGGED:
-                continue
-        elif event.conversation != conversation or (turn is not None and event.turn != turn):
+        if not _asked_for(event, conversation, turn):
             continue
         shown += 1
         values_seen += [e.text for e in event.explanation]
         entries = [e for e in event.explanation if wanted is None or e.value == wanted]
-        if not entries and wanted is not None:
-            continue
-        if output_format is ExplainFormat.JSON:
-            print(orjson.dumps({"conversation": event.conversation, "turn": event.turn,
-                                "status": event.verdict.status.value, "reason": event.verdict.reason,
-                                "contract": event.verdict.contract.as_json() if event.verdict.contract else None,
-                                "values": [e.as_json() for e in entries]}).decode())
-        else:
-            print(f"{event.source}:{event.line} conversation {event.conversation} turn {event.turn}: "
-                  f"{event.verdict.status.value}")
-            if event.verdict.reason:
-                print(f"  not judged for evidence: {event.verdict.reason}")
-            if event.verdict.contract is not None and event.verdict.contract.stage:
-                print(f"  not judged for evidence: contract unmet at {event.verdict.contract.stage}: "
-                      f"{event.verdict.contract.error}")
-            for entry in entries:
-                print(f"  {entry.line()}")
+        if entries or wanted is None:
+            _print_explained(event, entries, output_format)
     if conversation is None:
         if not shown:
             print("no answer flagged in the input: nothing to explain (--conversation ID explains any answer)",

@@ -22,7 +22,8 @@ from grounding.reporters.summary import counted, empty_run_message, statistics_l
 from grounding.run.baseline import Baseline
 from grounding.run.baseline import write as write_baseline_file
 from grounding.run.report_file import AtomicFile
-from grounding.transcripts.files import expand, known_size
+from grounding.transcripts.files import known_size
+from grounding.transcripts.folders import expand
 
 
 def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline | None, write: bool) -> ExitCode:
@@ -31,7 +32,7 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     if output_format.value in _UTF8_FORMATS and not options["output"] and not _is_utf8(sys.stdout):
         sys.stdout.reconfigure(encoding="utf-8")
     try:
-        files = expand(inputs, storage_options=checked.storage_options)  # a URL's listing may fail here
+        files = expand(inputs, storage_options=checked.storage_options, exclude=checked.excluded)  # a URL's may fail
     except GroundingError as error:
         _fail(error)
     report_file = _report_file(options["output"])

@@ -18,6 +18,7 @@ from typing import Annotated, Optional
 from grounding.core.settings import shape_table
 from grounding.errors import GroundingError
 from grounding.reporters import OutputFormat
+from grounding.transcripts.folders import DEFAULT_EXCLUDE
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,11 @@ OPTIONS: tuple[Option, ...] = (
            "Exit 0, not 2, when the inputs hold no answer to judge.", typed=bool),
     Option("input-format", "str", None, ("--input-format",), "Force a transcript format (see: ground formats).",
            "NAME", typed=str),
+    Option("exclude", "list", list(DEFAULT_EXCLUDE), ("--exclude",),
+           "A glob of files or folders a folder search passes over, by name or path below the folder (repeatable;"
+           " replaces the defaults: .git, .venv, node_modules, caches).", "GLOB", typed=_LIST),
+    Option("extend-exclude", "list", [], ("--extend-exclude",),
+           "A glob passed over as well as --exclude's (repeatable), e.g. '*.schema.json'.", "GLOB", typed=_LIST),
     Option("stdin-filename", "str", None, ("--stdin-filename",),
            "The file name to report standard input (-) under, so CI annotations and baselines can place it.",
            "NAME", typed=str),

@@ -3,7 +3,7 @@ and why an empty run fails."""
 
 from __future__ import annotations
 
-from grounding.model import Summary
+from grounding.model import NOT_A_TRANSCRIPT, Summary
 
 
 def summary_line(summary: Summary) -> str:
@@ -26,8 +26,11 @@ def summary_line(summary: Summary) -> str:
         parts.append(counted(summary.examples, "example"))
     if summary.errors:
         parts.append(counted(summary.errors, "record") + " with errors")
-    if summary.skipped:
-        parts.append(counted(summary.skipped, "record") + " skipped (no conversation of their own)")
+    not_transcripts = summary.skipped_reasons.get(NOT_A_TRANSCRIPT, 0)
+    if summary.skipped > not_transcripts:
+        parts.append(counted(summary.skipped - not_transcripts, "record") + " skipped (no conversation of their own)")
+    if not_transcripts:
+        parts.append(counted(not_transcripts, "file") + " skipped (in no transcript format)")
     return ", ".join(parts)
 
 

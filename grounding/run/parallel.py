@@ -19,7 +19,7 @@ from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
 # the 50 MB benchmark from 1.2 s to 0.85 s. A batch also ends at 2 MB of records, so large ones stay few.
 from grounding.run.judging import judge_event
 from grounding.run.located import answers_located
-from grounding.transcripts.assembly import Assembler, Event, groups_every_record
+from grounding.transcripts.assembly import Assembler, Event, Skipped, groups_every_record
 from grounding.transcripts.files import (
     can_read_in_ranges,
     can_read_whole,
@@ -48,7 +48,7 @@ _RANGES_PER_JOB = 4
 _TAIL_RANGE_BYTES = 256 << 10
 # What a worker says of each record of its range, in order: (what, line, size, payload).
 _LINE_PROBLEM = 0  # the line could not be read as a record: payload is the Problem
-_UNREAD = 1  # a record no reader could read: payload is the Problem
+_UNREAD = 1  # a record no reader could read: payload is the Problem (or the Skipped file of no format)
 _JUDGED = 2  # a conversation: payload is its judged answers
 _GROUPED = 3  # a record of a conversation spread over records: payload is its bytes, grouped here
 _WHOLE = -1  # the end of a "range" that is a whole file (compressed, or in object storage), read by one worker
@@ -67,7 +67,7 @@ def _judge_in_worker(event: Event | Record) -> tuple[Event | None, list[JudgedAn
     settings, explain, assembler, _ = _worker_state
     if isinstance(event, Record):
         event = assembler.read_alone(replace(event, value=loads(event.raw)))
-        if isinstance(event, Problem):
+        if isinstance(event, (Problem, Skipped)):
             return event, []
     return None, judge_event(event, settings, explain)
 
@@ -178,7 +178,7 @@ def _judge_range(path: str, start: int, end: int, limit: int | None) -> tuple[li
             said.append((_GROUPED, record.line, record.size, record.raw))
         else:
             event = assembler.read_alone(record)
-            if isinstance(event, Problem):
+            if isinstance(event, (Problem, Skipped)):
                 said.append((_UNREAD, record.line, record.size, event))
             else:
                 if record.document is not None:

@@ -24,7 +24,8 @@ from grounding.run.judging import judge_event
 from grounding.run.located import answers_located
 from grounding.run.parallel import Engine, _in_ranges, _in_workers, _ranges_in_workers
 from grounding.transcripts.assembly import Assembler, Event, Skipped
-from grounding.transcripts.files import expand, read_records
+from grounding.transcripts.files import read_records
+from grounding.transcripts.folders import expand
 from grounding.transcripts.remote import StorageOptions
 
 Adjust = Callable[[JudgedAnswer], JudgedAnswer]

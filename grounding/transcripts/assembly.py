@@ -17,7 +17,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from grounding.model import Conversation, Problem, Record
+from grounding.errors import NotATranscript
+from grounding.model import NOT_A_TRANSCRIPT, Conversation, Problem, Record
+from grounding.transcripts.folders import Found
 from grounding.transcripts.formats import (
     RecordError,
     agents_sdk,
@@ -72,6 +74,14 @@ def _fault(source: str, line: int, error: Exception) -> Problem:
     return Problem(source, line, f"the record has a shape no reader expected ({type(error).__name__}: {error})")
 
 
+def _unread(record: Record, error: RecordError) -> Problem | Skipped:
+    """What a record no reader took is: in a .json document found by searching a folder (a schema, a
+    package.json beside the transcripts), a file skipped as no transcript; elsewhere the record's error."""
+    if isinstance(error, NotATranscript) and isinstance(record.source, Found) and record.document is not None:
+        return Skipped(record.source, record.line, NOT_A_TRANSCRIPT)
+    return Problem(record.source, record.line, str(error))
+
+
 def groups_every_record(input_format: str | None) -> bool:
     """True when a format named on the command line (or an alias of one) spreads every conversation over
     records."""
@@ -112,7 +122,7 @@ class Assembler:
         try:
             yield read_record(exact_value(record), source, line, forced)
         except RecordError as error:
-            yield Problem(source, line, str(error))
+            yield _unread(record, error)
 
     def groups(self, record: Record) -> bool:
         """True when the record belongs to a conversation spread over several records (it must stay here)."""
@@ -140,7 +150,7 @@ class Assembler:
         try:
             return read_record(exact_value(record), record.source, record.line, self.input_format)
         except RecordError as error:
-            return Problem(record.source, record.line, str(error))
+            return _unread(record, error)
         except READER_FAULTS as error:
             return _fault(record.source, record.line, error)
 

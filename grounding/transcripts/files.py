@@ -12,20 +12,18 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from typing import BinaryIO
 
 from grounding.errors import InputError
 from grounding.model import Problem, Record
 from grounding.transcripts.compressed import READ_BUFFER, decompressed, open_transcript
+from grounding.transcripts.folders import NotRegular
+from grounding.transcripts.names import COMPRESSED_SUFFIXES
 from grounding.transcripts.records import described, loads_exactly, loads_unchecked
-from grounding.transcripts.remote import StorageOptions, expand_remote, is_remote
+from grounding.transcripts.remote import StorageOptions, is_remote
 
 _BOM = b"\xef\xbb\xbf"
-
-
-TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".ndjson")
-COMPRESSED_SUFFIXES = (".gz", ".zst")
 
 
 def known_size(files: list[str]) -> int | None:
@@ -42,70 +40,6 @@ def known_size(files: list[str]) -> int | None:
             return None
         total += status.st_size
     return total
-
-
-def check_readable(paths: list[str]) -> None:
-    """Refuse, before anything is judged, a local path that does not exist (a URL is asked when expanded)."""
-    for path in paths:
-        if path != "-" and not is_remote(path) and not os.path.exists(path):
-            raise InputError(f"{path}: No such file or directory")
-
-
-def expand(paths: list[str], *, follow_links: bool = False, storage_options: StorageOptions | None = None
-           ) -> list[str]:
-    """The files to read: files as given, folders searched for transcripts (sorted, so runs repeat), and URLs
-    listed or globbed in their storage (transcripts.remote).
-
-    A symbolic link that leads out of a folder given on the command line is
-    not followed unless asked: a transcript folder must not read elsewhere.
-    """
-    files: list[str] = []
-    for path in paths:
-        if is_remote(path):
-            files.extend(expand_remote(path, storage_options))
-            continue
-        if path == "-" or not os.path.isdir(path):
-            files.append(path)
-            continue
-        root = os.path.realpath(path)
-        # a folder that cannot be listed is kept as an input: reading it reports it (never skipped unsaid)
-        for folder, subfolders, names in os.walk(path, followlinks=follow_links, onerror=_keep_unlisted(files)):
-            subfolders.sort()
-            for name in sorted(names):
-                full = os.path.join(folder, name)
-                if not is_transcript_name(name):
-                    continue
-                if not follow_links and not os.path.realpath(full).startswith(root + os.sep):
-                    continue
-                files.append(full if _is_regular(full) else NotRegular(full))
-    return files
-
-
-class NotRegular(str):
-    """A path found in a folder that is no regular file (a FIFO, a socket, a device): reading it could block
-    the run forever, so it is reported, not read. Named on the command line, it is read (``<(cmd)``)."""
-
-
-def _is_regular(path: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:  # gone, or unreadable: opening it reports why
-        return True
-
-
-def _keep_unlisted(files: list[str]) -> Callable[[OSError], None]:
-    def keep(error: OSError) -> None:
-        if error.filename is not None:
-            files.append(os.fsdecode(error.filename))
-
-    return keep
-
-
-def is_transcript_name(name: str) -> bool:
-    """Whether a file name is a transcript's: .jsonl, .json or .ndjson, plain or .gz / .zst."""
-    for suffix in COMPRESSED_SUFFIXES:
-        name = name.removesuffix(suffix)
-    return name.endswith(TRANSCRIPT_SUFFIXES)
 
 
 def read_records(path: str, max_record_bytes: int | None = None,

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import BinaryIO
 
 from grounding.errors import InputError
+from grounding.transcripts.names import is_transcript_name
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 # The extra that brings a scheme's file system (pip install 'ground-evidence[EXTRA]').
@@ -61,8 +62,6 @@ def expand_remote(url: str, options: StorageOptions | None = None) -> list[str]:
         if _GLOB.search(path):
             found = sorted(fs.glob(path))
         elif fs.isdir(path):
-            from grounding.transcripts.files import is_transcript_name  # files imports this module
-
             found = sorted(p for p in fs.find(path) if is_transcript_name(p.rsplit("/", 1)[-1]))
         elif fs.exists(path):
             found = [path]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from grounding.errors import RecordError
+from grounding.errors import NotATranscript, RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats import (
     anthropic,
@@ -69,7 +69,8 @@ def read_record(record: object, source: str, line: int, input_format: str | None
             if _RECOGNISERS[name](record):
                 break
         else:
-            raise RecordError(_unrecognised(record))  # names keys and the record's type: no number
+            reason = _unrecognised(record)  # names keys and the record's type: no number
+            raise RecordError(reason) if reason is RESPONSE_ALONE else NotATranscript(reason)
     return READERS[name](record, source, line)
 
 
