@@ -35,6 +35,7 @@ _SHOWN = (Status.FLAGGED, Status.UNJUDGEABLE, Status.CONTRACT_UNMET, Status.TRUN
 # The rule an answer's status is reported under, when the status is a finding of its own.
 _STATUS_RULES = {Status.CONTRACT_UNMET: "GR002", Status.UNJUDGEABLE: "GR003", Status.TRUNCATED: "GR004",
                  Status.REFUSED: "GR005"}
+_DERIVED, _EXAMPLE = "GR006", "GR007"  # shown by default, briefly: a computed value and an example need a look
 # Errors shown per input file: a file of another format gives one per line; the rest are counted.
 ERRORS_SHOWN_PER_FILE = 10
 _STYLES = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
@@ -116,9 +117,7 @@ class FullReporter:
     def answer(self, judged: JudgedAnswer) -> None:
         verdict = judged.verdict
         fails = self.failing(verdict) if self.failing is not None else None
-        rule = _STATUS_RULES.get(verdict.status)
-        needs_a_look = verdict.status in _SHOWN and (rule is None or rule in self.codes)
-        if not (needs_a_look or self.verbose or fails is not None):
+        if not (self._needs_a_look(verdict) or self.verbose or fails is not None):
             return
         line = self.out.line
         if self.shown:
@@ -139,15 +138,26 @@ class FullReporter:
                  f" {finding.text} ({shown_shape(finding.value, finding.shape)})",
                  *(((f" ({finding.note})", "dim"),) if finding.note else ()))
             line("    ", *_in_context(judged.text, finding, "bold red"))
-        if self.verbose or fails == "--fail-on-derived":
-            for finding in verdict.grounded_via:
-                code = "GR006 derived-value" if finding.via in COMPUTED_VIA else "grounded"
+        every_route = self.verbose or fails == "--fail-on-derived"
+        for finding in verdict.grounded_via:
+            computed = finding.via in COMPUTED_VIA
+            if every_route or (computed and _DERIVED in self.codes):
+                code = "GR006 derived-value" if computed else "grounded"
                 line("  ", (code, "dim"), f" {finding.text} (via {finding.via}){_how(finding)}")
         for finding in verdict.examples:
             line("  ", ("GR007 example", "cyan"), f" {finding.text} (not a claim; never fails the answer)")
         for explanation in judged.explanation:
             line("  ", ("explain", "blue"), f" {explanation.line()}")
         self.out.flush()  # a finding shows as soon as it is made at the head of a pipe or on a terminal
+
+    def _needs_a_look(self, verdict: Verdict) -> bool:
+        """An answer shown without -v: one that fails or could not be judged, and (briefly: its computed values
+        and examples, not every route) one with a derived value or an example, unless their rule is ignored."""
+        if verdict.status in _SHOWN:
+            rule = _STATUS_RULES.get(verdict.status)
+            return rule is None or rule in self.codes
+        return ((verdict.status is Status.DERIVED and _DERIVED in self.codes)
+                or (bool(verdict.examples) and _EXAMPLE in self.codes))
 
     def _status_lines(self, verdict: Verdict) -> None:
         line = self.out.line
