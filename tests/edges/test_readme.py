@@ -41,7 +41,7 @@ def test_readme_set_up_commands_come_first_and_are_what_ci_runs():
     ci = (REPO / ".ci" / "run").read_text()
     assert "python3 -m tools.readme_setup 1" in ci and "python3 -m tools.readme_setup 2" in ci
     assert 'bash -c "$one"' in ci and 'bash -c "$two"' in ci and "-m venv" in ci
-    assert "pip install" not in ci.split("\nreadme_commands python3", 1)[0]  # nothing installed but by the README
+    assert "pip install" not in ci.split("\nreadme_commands \"$base_python\"", 1)[0]  # nothing installed but by the README
 
 
 def test_ci_checks_the_first_command_prints_what_the_readme_shows(tmp_path):
