@@ -20,10 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grounding.cli.config import resolve, settings_from, value_problem
-from grounding.cli.options import KEYS
 from grounding.errors import GroundingError, OptionError, RecordError
 from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Record, Summary, Verdict
+from grounding.options.config import resolve, settings_from, value_problem
+from grounding.options.table import KEYS
 
 if TYPE_CHECKING:
     from grounding.core.settings import Settings
@@ -263,7 +263,7 @@ def judged(files: list[str], options: Options, summary: Summary, known: Baseline
 def adjusting(options: Options, known: Baseline | None = None) -> Callable[[JudgedAnswer], JudgedAnswer] | None:
     """What rewrites an answer before it is counted: the baseline known takes its values out, a rule not
     selected its findings (None: nothing does)."""
-    from grounding.cli.rules import adjustment
+    from grounding.options.rules import adjustment
 
     return adjustment(known, options.settings)
 
@@ -276,7 +276,7 @@ def engine_for(options: Options) -> Iterator[Engine | None]:
         yield None
         return
     try:
-        from grounding.dask import cluster
+        from grounding.run.dask_engine import cluster
     except ImportError as error:
         raise OptionError(f"--engine dask: {error}") from None
     with cluster(options.scheduler, options.workers) as engine:
@@ -287,7 +287,7 @@ def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options
         jobs: int | None = None, engine: Engine | None = None) -> RunResult:
     """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
     baseline, rule selection and exit status included), collecting the answers instead of reporting them."""
-    from grounding.cli.exit_codes import exit_code
+    from grounding.options.exit_codes import exit_code
     from grounding.run.baseline import Baseline
     from grounding.transcripts.folders import check_readable, expand
 

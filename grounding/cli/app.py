@@ -6,8 +6,8 @@ import inspect
 import os
 import signal
 import sys
-from pathlib import Path
 from enum import Enum
+from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import orjson
@@ -15,19 +15,19 @@ import typer
 
 from grounding import __version__
 from grounding.cli.checking import Terminated, _fail, _is_utf8, _run
-from grounding.cli.config import describe, resolve, settings_from
-from grounding.cli.options import command_line, with_options
+from grounding.cli.flags import command_line, with_options
 from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
 from grounding.errors import GroundingError
 from grounding.library import Options
 from grounding.model import JudgedAnswer, Problem, Status, Summary
+from grounding.options.config import describe, resolve, settings_from
 from grounding.run.baseline import Baseline
 from grounding.run.report_file import check_target
 from grounding.run.runner import judge_inputs
 from grounding.transcripts.folders import check_readable, expand
-from grounding.transcripts.remote import is_remote
 from grounding.transcripts.formats import FORMAT_DESCRIPTIONS, FORMAT_NAMES, resolve_format
+from grounding.transcripts.remote import is_remote
 
 HELP = """Check that the values in an agent's final answers were read, not invented.
 

@@ -8,15 +8,15 @@ from functools import partial
 
 import typer
 
-from grounding.cli.config import Resolved
 from grounding.cli.environment import report_environment
 from grounding.cli.output_dir import SUMMARY_NAME, OutputDir
-from grounding.cli.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.cli.progress import Progress
 from grounding.core.settings import Settings
 from grounding.errors import GroundingError
 from grounding.library import Options, engine_for, judged
 from grounding.model import Problem, Summary
+from grounding.options.config import Resolved
+from grounding.options.exit_codes import ExitCode, exit_code, failing_reason, failures, vacuous
 from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_reporter
 from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
 from grounding.run.baseline import Baseline

@@ -9,7 +9,7 @@ evidence check judges what the contract let stand.
 
 The schema is validated with ``jsonschema`` (drafts 2020-12 and 07, chosen by
 the schema's ``$schema``), imported only when a schema is given. Schema files are read by
-grounding.cli.schemas: the core does no I/O.
+grounding.options.schemas: the core does no I/O.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ class Reporter(Protocol):
     def finish(self, summary: Summary) -> None: ...
 
 
-# Why an answer fails the run, or None (grounding.cli.exit_codes.failing_reason with the run's settings).
+# Why an answer fails the run, or None (grounding.options.exit_codes.failing_reason with the run's settings).
 Failing = Callable[[Verdict], "str | None"]
 
 

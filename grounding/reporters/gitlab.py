@@ -6,8 +6,7 @@ from typing import TextIO
 
 import orjson
 
-from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary
-from grounding.model import path_text
+from grounding.model import ALL_CODES, JudgedAnswer, Problem, Summary, path_text
 from grounding.reporters.findings import findings_of
 
 _SEVERITY = {"error": "major", "warning": "minor", "note": "info"}

@@ -13,8 +13,7 @@ from urllib.parse import quote
 import orjson
 
 from grounding import __version__
-from grounding.model import ALL_CODES, RULES, JudgedAnswer, Problem, Summary
-from grounding.model import path_text
+from grounding.model import ALL_CODES, RULES, JudgedAnswer, Problem, Summary, path_text
 from grounding.reporters.findings import Finding, findings_of
 
 _RULE_INDEX = {rule.code: number for number, rule in enumerate(RULES)}

@@ -392,7 +392,7 @@ def test_an_explained_report_with_every_optional_field_is_valid_under_the_schema
 
 
 def test_the_shipped_config_schema_is_the_option_tables():
-    from grounding.cli.options import config_schema
+    from grounding.options.table import config_schema
 
     assert _schema("config.schema.json") == json.loads(json.dumps(config_schema()))
 

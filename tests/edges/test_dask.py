@@ -19,7 +19,8 @@ pytest.importorskip("dask.distributed", reason="the dask extra is not installed 
 
 from dask.distributed import Client, LocalCluster  # noqa: E402
 
-from grounding.dask import DaskEngine, _Task  # noqa: E402
+from grounding.dask import DaskEngine  # noqa: E402
+from grounding.run.dask_engine import _Task  # noqa: E402
 from grounding.run.parallel import TaskLost  # noqa: E402
 
 

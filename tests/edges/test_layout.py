@@ -16,10 +16,12 @@ SHARED = ("model", "errors", "json_exact", "frames")
 # (folder, what it may import, what it never imports); the first folder a module is under decides
 RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("cli", ("",), ()),
-    ("__init__", ("",), ()),
+    ("__init__", ("",), ("cli",)),
     ("__main__", ("cli",), ()),
-    # the library face sits beside the CLI: Options come from the CLI's one option table
-    ("library", ("core", "transcripts", "run", "cli", "dask", *SHARED), ("reporters",)),
+    # the shared vocabulary beneath both faces: the option table, configuration, rule selection, exit codes
+    ("options", ("options", "core", "run", "transcripts", "reporters", *SHARED), ("cli", "library", "gate")),
+    # the library face: Options come from the option table beneath it, never from the CLI on top of it
+    ("library", ("core", "transcripts", "run", "options", *SHARED), ("reporters", "cli", "dask")),
     ("gate", ("library", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the framework adapters: a framework's messages in, the gate's decision out
     ("pydantic_ai", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
@@ -106,6 +108,70 @@ def _broken() -> list[str]:
 
 def test_every_import_points_down_the_data_path():
     assert _broken() == []
+
+
+def test_only_the_console_script_and_main_import_the_cli():
+    importers = sorted({f"grounding.{name}" for name, path in _modules() if not _under(name, "cli")
+                        and name != "__main__" for _, imported in _imports(path, name)
+                        if imported == "grounding.cli" or imported.startswith("grounding.cli.")})
+    assert importers == []  # the console script is grounding.cli.app:main (pyproject.toml)
+
+
+def _graph() -> dict[str, set[str]]:
+    """Each module and the package's modules it imports (at module level, in a function, or for types)."""
+    names = {name for name, _ in _modules()}
+    graph: dict[str, set[str]] = {}
+    for name, path in _modules():
+        targets = set()
+        for _, imported in _imports(path, name):
+            target = imported.removeprefix("grounding.")
+            while target and target not in names:  # `from grounding.x import y`: y is a name in module x
+                target = target.rpartition(".")[0]
+            if imported.startswith("grounding.") and target and target != name:
+                targets.add(target)
+        graph[name] = targets
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of graph, each once, as the modules around it (Tarjan's strongly connected parts)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_there_is_no_import_circle():
+    assert _circles(_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle_through_a_deferred_import():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
 
 
 def test_reporters_never_read_the_environment():

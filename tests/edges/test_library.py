@@ -66,8 +66,8 @@ def test_every_public_name_is_listed():
 def test_options_are_the_option_tables_keys_less_the_terminals_own():
     from dataclasses import fields
 
-    from grounding.cli.options import KEYS
     from grounding.library import TERMINAL_KEYS
+    from grounding.options.table import KEYS
 
     named = {spec.name for spec in fields(grounding.Options) if spec.init}
     assert named == {key.replace("-", "_") for key in KEYS if key not in TERMINAL_KEYS}

@@ -1,4 +1,4 @@
-"""The one option table (grounding.cli.options): the command line, the configuration and `ground config`
+"""The one option table (grounding.options.table): the command line, the configuration and `ground config`
 are all read from it, so a flag and its key cannot drift apart."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import typer.main
 from typer.testing import CliRunner
 
 from grounding.cli.app import app
-from grounding.cli.config import resolve
-from grounding.cli.options import KEYS, OPTIONS, command_line
+from grounding.cli.flags import command_line
+from grounding.options.config import resolve
+from grounding.options.table import KEYS, OPTIONS
 
 
 def _check_command() -> click.Command:

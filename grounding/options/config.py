@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 import regex as re
 
-from grounding.cli.options import KEYS, OPTIONS
-from grounding.cli.rules import selection
 from grounding.core.settings import Settings, build_settings
 from grounding.errors import GroundingError
+from grounding.options.rules import selection
+from grounding.options.table import KEYS, OPTIONS
 
 
 class Keyed(Protocol):
@@ -219,7 +219,7 @@ def settings_from(options: Keyed) -> Settings:
     )
     contracts = None
     if options["schema"] or options["schema-for"]:
-        from grounding.cli.schemas import load_contracts  # a run without a schema never needs it
+        from grounding.options.schemas import load_contracts  # a run without a schema never needs it
 
         contracts = load_contracts(options["schema"], options["schema-for"])
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
