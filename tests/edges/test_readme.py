@@ -1,7 +1,13 @@
-"""The README says what the tool does: its --help excerpt is the real one."""
+"""The README and the docs say what the tool does: the --help excerpt is the real one, the examples run and
+print what they show, and the option reference is the option table's."""
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 from conftest import REPO
 from typer.testing import CliRunner
 
@@ -17,14 +23,15 @@ def current_help(monkeypatch) -> str:
 
 
 def test_readme_help_excerpt_is_the_real_help(monkeypatch, update_golden):
-    readme = (REPO / "README.md").read_text()
+    page = REPO / "docs" / "configuration.md"
+    readme = page.read_text()
     real = current_help(monkeypatch)
     if update_golden:
         block = f"<!-- help:check -->\n```\n{real}```\n<!-- /help -->"
         readme = re.sub(r"<!-- help:check -->.*?<!-- /help -->", lambda _: block, readme, flags=re.DOTALL)
-        (REPO / "README.md").write_text(readme)
+        page.write_text(readme)
     match = _BLOCK.search(readme)
-    assert match is not None, "README has no help:check block"
+    assert match is not None, "docs/configuration.md has no help:check block"
     assert match.group(1) == real
 
 
@@ -80,8 +87,8 @@ def test_readme_json_example_is_the_whole_real_document(monkeypatch):
     import json
 
     monkeypatch.chdir(REPO)
-    readme = (REPO / "README.md").read_text()
-    section = readme.split("### JSON output", 1)[1]
+    readme = (REPO / "docs" / "reports.md").read_text()
+    section = readme.split("## JSON output", 1)[1]
     shown = section.split("```json\n", 1)[1].split("```", 1)[0]
     result = CliRunner().invoke(app, ["check", "fixtures/support_bot.jsonl", "--format", "json"], prog_name="ground")
     assert json.loads(shown) == json.loads(result.stdout)
@@ -92,12 +99,70 @@ def test_readme_agent_examples_are_python_and_the_api_reference_lists_every_publ
 
     import grounding
 
-    section = (REPO / "README.md").read_text().split("## In your agent", 1)[1].split("\n## ", 1)[0]
+    section = (REPO / "docs" / "library.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 5
     for block in blocks:
         ast.parse(block)
-    reference = section.split("### API reference", 1)[1]
+    reference = section.split("## API reference", 1)[1]
     listed = set(re.findall(r"^\| `([A-Za-z_]+)", reference, re.MULTILINE))
     listed |= set(re.findall(r"`([A-Z][A-Za-z]+)`", reference))
     assert set(grounding.__all__) <= listed, set(grounding.__all__) - listed
+
+
+_RUNNABLE = re.compile(r"<!-- runnable -->\n```console\n\$ (.*?)\n(.*?)```", re.DOTALL)
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+def _runnable() -> list[tuple[str, str, str]]:
+    return [(page.name, command, shown) for page in DOCS for command, shown in _RUNNABLE.findall(page.read_text())]
+
+
+def test_the_docs_have_runnable_examples():
+    assert len([page for page, _, _ in _runnable() if page == "README.md"]) >= 3
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), _runnable(), ids=lambda value: str(value)[:40])
+def test_a_runnable_example_prints_what_its_page_shows(page, command, shown):
+    # the command as a reader runs it, with the ground of this environment first on PATH
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PATH": f"{Path(sys.executable).parent}{os.pathsep}"
+           f"{os.environ.get('PATH', '')}"}
+    proc = subprocess.run(["bash", "-c", command], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.stdout == shown, f"{page}: {command}\n{proc.stderr}"
+
+
+def test_the_option_reference_is_generated_from_the_option_table():
+    sys.path.insert(0, str(REPO / "docs"))
+    try:
+        from hooks import MARKER, options_reference
+    finally:
+        sys.path.remove(str(REPO / "docs"))
+    from grounding.options.table import OPTIONS
+
+    assert MARKER in (REPO / "docs" / "configuration.md").read_text()
+    reference = options_reference()
+    for option in OPTIONS:
+        for flag in option.flags:
+            assert f"`{flag}" in reference, flag
+    assert "| flag | configuration key |" not in (REPO / "docs" / "configuration.md").read_text()  # no copy by hand
+
+
+def test_the_architecture_page_names_every_folder_and_module_of_the_package():
+    page = (REPO / "docs" / "architecture.md").read_text()
+    package = REPO / "grounding"
+    for path in sorted(package.iterdir()):
+        if path.name.startswith("__pycache__") or path.name in ("py.typed", "schemas"):
+            continue
+        name = f"{path.name}/" if path.is_dir() else path.name
+        assert name in page, f"docs/architecture.md does not name grounding/{name}"
+    for folder in ("cli", "options", "run", "transcripts"):
+        for module in sorted((package / folder).glob("*.py")):
+            if module.stem != "__init__":
+                assert module.stem in page, f"docs/architecture.md does not name grounding/{folder}/{module.name}"
+
+
+def test_the_readme_is_a_front_page():
+    readme = (REPO / "README.md").read_text()
+    assert len(readme.splitlines()) <= 300
+    for link in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (REPO / link).exists(), link
