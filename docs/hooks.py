@@ -13,7 +13,7 @@ def options_reference() -> str:
     for option in OPTIONS:
         if option.hidden:
             continue
-        flags = ", ".join(f"`{flag}{' ' + option.metavar if option.metavar else ''}`" for flag in option.flags)
+        flags = ", ".join(f"`{flag}`" for flag in option.flags) + (f" {option.metavar}" if option.metavar else "")
         key = f"`{option.key}`" if option.key and option.in_config else "(command line only)"
         default = "" if option.default in (None, [], {}) else f"`{_shown(option.default)}`"
         rows.append(f"| {flags or '(configuration only)'} | {key} | {default} | {_cell(option.help)} |")
