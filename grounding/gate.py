@@ -80,7 +80,8 @@ class Gate:
     """Judge candidate answers in the loop under one posture (``assist``, ``guard`` or ``rails``).
 
     options are grounding.Options (None: the defaults) or the core's Settings; on_verdict is called with
-    every Decision.
+    every Decision (an exception it raises is logged on the ``grounding.gate`` logger, and the decision still
+    returned: an observer never breaks the answer path).
     """
 
     def __init__(self, posture: Posture = "assist", options: Options | Settings | None = None,
@@ -108,7 +109,11 @@ class Gate:
         decision = _decision(self.posture, verdict_on(conversation, answer, settings), revisions_asked(conversation))
         _observe(decision)
         if self.on_verdict is not None:
-            self.on_verdict(decision)
+            try:
+                self.on_verdict(decision)
+            except Exception:  # noqa: BLE001 - a metrics sink that fails must not lose the decision
+                log.exception("on_verdict %r failed; the decision (%s) is returned all the same", self.on_verdict,
+                              decision.action)
         return decision
 
 

@@ -134,3 +134,15 @@ def test_a_decision_is_an_open_telemetry_evaluation_event_on_the_current_span():
     assert dict(event.attributes) == {"gen_ai.evaluation.name": "ground.evidence",
                                       "gen_ai.evaluation.score.label": "revision-asked",
                                       "gen_ai.evaluation.explanation": "unsupported: ORD-55120"}
+
+
+def test_a_failing_on_verdict_callback_is_logged_and_the_decision_still_returned(caplog):
+    def sink(decision):
+        raise ConnectionError("metrics backend down")
+
+    gate = grounding.Gate("guard", on_verdict=sink)
+    with caplog.at_level(logging.ERROR, logger="grounding.gate"):
+        decision = gate.decide(READ, INVENTED)
+    assert decision.action == "revision-asked"
+    [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert "on_verdict" in record.getMessage() and record.exc_info[0] is ConnectionError
