@@ -70,6 +70,12 @@ class Decision:
     def unsupported(self) -> tuple[Finding, ...]:
         return self.verdict.unsupported
 
+    def to_dict(self) -> dict:
+        """The decision as JSON-ready values: its action, whether a revision was spent, the correction sent (or
+        None) and the verdict as the JSON report writes it."""
+        return {"action": self.action, "revised": self.revised, "message": self.message,
+                "verdict": self.verdict.to_dict()}
+
     def raise_if_refused(self) -> None:
         """Raise UnsupportedValuesError when the answer is refused; do nothing otherwise."""
         if self.action == "refused":

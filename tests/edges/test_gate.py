@@ -146,3 +146,11 @@ def test_a_failing_on_verdict_callback_is_logged_and_the_decision_still_returned
     assert decision.action == "revision-asked"
     [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "on_verdict" in record.getMessage() and record.exc_info[0] is ConnectionError
+
+
+def test_a_decision_is_json_ready():
+    decision = grounding.Gate("guard").decide(READ, INVENTED)
+    shown = json.loads(json.dumps(decision.to_dict()))
+    assert shown["action"] == "revision-asked" and shown["revised"] is False
+    assert shown["message"] == decision.message
+    assert shown["verdict"]["status"] == "flagged" and shown["verdict"]["unsupported"][0]["value"] == "ord-55120"
