@@ -103,12 +103,15 @@ class Gate:
     def __repr__(self) -> str:
         return f"Gate(posture={self.posture!r})"
 
-    def decide(self, history: object, answer: object, *, format: str | None = None) -> Decision:  # noqa: A002
+    def decide(self, history: object, answer: object, *, format: str | None = None,  # noqa: A002
+               system: str | None = None, instructions: str | None = None) -> Decision:
         """The decision on answer, a candidate final answer not yet in history (a record in any supported
-        format, a Conversation, or a list of messages). The answer is judged against every tool result the
-        history holds; the revision latch is read from the history's correction frames."""
-        conversation = to_conversation(history, format)
-        return self.decide_conversation(conversation, answer_text(answer))
+        format, a Conversation, or a list of messages as the loop holds them, SDK objects too). The answer is
+        judged against every tool result the history holds; the revision latch is read from the history's
+        correction frames. answer is text, an SDK message object or a structured output (see check_answer)."""
+        text = answer_text(answer)
+        conversation = to_conversation(history, format, system=system, instructions=instructions)
+        return self.decide_conversation(conversation, text)
 
     def decide_conversation(self, conversation: Conversation, answer: str) -> Decision:
         settings, _ = settings_of(self.options)

@@ -13,6 +13,7 @@ grounding.errors.OptionError: Options(min_digits=0): must be a whole number of 1
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields, replace
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grounding.errors import GroundingError, OptionError, RecordError
+from grounding.history import answer_text, as_record
 from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Record, Summary, Verdict
 from grounding.options.config import resolve, settings_from, value_problem
 from grounding.options.table import KEYS
@@ -160,30 +162,38 @@ def default_options() -> Options:
     return Options()
 
 
-def check(record: object, options: Options | Settings | None = None, *, input_format: str | None = None,
-          source: str = "<record>") -> list[JudgedAnswer]:
+def check(record: object, options: Options | Settings | None = None, *, format: str | None = None,  # noqa: A002
+          input_format: str | None = None, source: str = "<record>", system: str | None = None,
+          instructions: str | None = None) -> list[JudgedAnswer]:
     """Judge every final answer of one record against the tool results read before it.
 
     record is a parsed record (a dict or list, as ``json.loads`` gives; parse with
     ``parse_float=decimal.Decimal`` to keep every digit of a long number), its JSON text (``str`` or
-    ``bytes``, parsed exactly), or a Conversation. input_format (or ``options.input_format``) forces a
-    format instead of detecting it. A record that cannot be read raises RecordError, naming why.
+    ``bytes``, parsed exactly), a history as an agent loop holds it (grounding.history), or a Conversation.
+    format (or ``options.input_format``; ``input_format`` is its older name) forces a format instead of
+    detecting it; system and instructions go with a bare Anthropic or Responses list. A record that cannot
+    be read raises RecordError, naming why.
     """
     from grounding.run.judging import judge_event
 
     settings, given = settings_of(options)
-    conversation = to_conversation(record, input_format or (given.input_format if given else None), source)
+    chosen = format or input_format or (given.input_format if given else None)
+    conversation = to_conversation(record, chosen, source, system=system, instructions=instructions)
     return judge_event(conversation, settings, explain=bool(given and given.explain))
 
 
 def check_answer(history: object, answer: object, options: Options | Settings | None = None, *,
-                 format: str | None = None) -> Verdict:  # noqa: A002 (the issue's and the readers' word)
+                 format: str | None = None, system: str | None = None,  # noqa: A002 (the readers' word)
+                 instructions: str | None = None) -> Verdict:
     """The verdict on a candidate answer that is not yet in the history: judged against every tool result
-    the history holds. history is a record in any format (or a Conversation, or ``[]``); answer is the text
-    (anything else is judged as its JSON)."""
+    the history holds. history is a record in any format, a list of messages as the loop holds it (SDK
+    objects too: grounding.history), a Conversation, or ``[]``; answer is the text, an SDK message object
+    (its text), or a structured output (judged as its JSON); None or an API response is a TypeError."""
     settings, given = settings_of(options)
-    history = to_conversation(history, format or (given.input_format if given else None))
-    return verdict_on(history, answer_text(answer), settings)
+    text = answer_text(answer)
+    history = to_conversation(history, format or (given.input_format if given else None), system=system,
+                              instructions=instructions)
+    return verdict_on(history, text, settings)
 
 
 def verdict_on(history: Conversation, answer: str, settings: Settings) -> Verdict:
@@ -194,12 +204,18 @@ def verdict_on(history: Conversation, answer: str, settings: Settings) -> Verdic
     return judged.verdict
 
 
-def to_conversation(record: object, input_format: str | None = None, source: str = "<record>") -> Conversation:
-    """A record in any supported format (its JSON text too), or a Conversation, as a Conversation."""
+def to_conversation(record: object, input_format: str | None = None, source: str = "<record>", *,
+                    system: str | None = None, instructions: str | None = None) -> Conversation:
+    """A record in any supported format (its JSON text too), a history as an agent loop holds it (SDK
+    message objects, a bare Anthropic or Responses list with its system or instructions: grounding.history),
+    or a Conversation, as a Conversation."""
     if isinstance(record, Conversation):
         return record
     from grounding.transcripts.formats import read_record, resolve_format
     from grounding.transcripts.records import loads
+
+    canonical = resolve_format(input_format) if input_format else None
+    record = as_record(record, format=canonical, system=system, instructions=instructions)
 
     if isinstance(record, (str, bytes)):
         try:
@@ -210,28 +226,19 @@ def to_conversation(record: object, input_format: str | None = None, source: str
         return Conversation(source, 1, None, (), input_format or "")
     if isinstance(record, tuple):
         record = list(record)
-    return read_record(record, source, 1, resolve_format(input_format) if input_format else None)
+    try:
+        return read_record(record, source, 1, canonical)
+    except RecordError as error:  # a reader's hint names the CLI's flag: a library caller passes format=
+        raise type(error)(_FLAG.sub(r'format="\1"', str(error))) from None
+
+
+_FLAG = re.compile(r"--input-format ([\w-]+)")
 
 
 def with_answer(conversation: Conversation, answer: str) -> Conversation:
     """The conversation with answer as its last item: the history's own answers stay, judged as before."""
     return Conversation(conversation.source, conversation.line, conversation.id,
                         (*conversation.items, Item(ANSWER, answer)), conversation.input_format)
-
-
-def answer_text(answer: object) -> str:
-    """An answer as the check reads it: text as is; a structured output (a pydantic model, a dataclass, a
-    dict or list) as its JSON."""
-    if isinstance(answer, str):
-        return answer
-    import orjson
-
-    dump = getattr(answer, "model_dump", None)
-    value = dump(mode="json") if callable(dump) else answer
-    try:
-        return orjson.dumps(value, default=str).decode()
-    except TypeError as error:
-        raise GroundingError(f"cannot read the answer {type(answer).__name__} as JSON ({error})") from None
 
 
 @dataclass(frozen=True)

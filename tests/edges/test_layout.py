@@ -21,7 +21,9 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # the shared vocabulary beneath both faces: the option table, configuration, rule selection, exit codes
     ("options", ("options", "core", "run", "transcripts", "reporters", *SHARED), ("cli", "library", "gate")),
     # the library face: Options come from the option table beneath it, never from the CLI on top of it
-    ("library", ("core", "transcripts", "run", "options", *SHARED), ("reporters", "cli", "dask")),
+    ("library", ("core", "transcripts", "run", "options", "history", *SHARED), ("reporters", "cli", "dask")),
+    # the converters of histories as agent loops hold them (SDK objects) into records
+    ("history", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library")),
     ("gate", ("library", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the framework adapters: a framework's messages in, the gate's decision out
     ("pydantic_ai", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),

@@ -1,0 +1,161 @@
+"""Histories as agent loops hold them, as the records the readers take: the converters of the in-loop half.
+
+A loop holds its history in its SDK's own objects: an OpenAI or LiteLLM message object appended as the SDK's
+docs do (``messages.append(completion.choices[0].message)``), the Responses API's output items
+(``input += response.output``), Anthropic content blocks (``{"role": "assistant", "content":
+response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
+(``result.all_messages()``). Each is turned into the JSON its SDK writes (``model_dump(mode="json")``,
+``messages_to_dict``, ``ModelMessagesTypeAdapter``), never guessed at: an element no converter knows is a
+RecordError naming where it is and what it is. A bare list that is Anthropic's ``messages=`` or the Responses
+API's ``input=`` is put in its format's document, with ``system=`` / ``instructions=`` beside it.
+
+>>> as_record([{"role": "user", "content": "hi"}], system="Be brief.", format="anthropic")
+{'messages': [{'role': 'user', 'content': 'hi'}], 'system': 'Be brief.'}
+>>> as_record([object()])
+Traceback (most recent call last):
+    ...
+grounding.errors.RecordError: messages[0] is a object, which ground cannot read as a message: pass dicts, or the SDK's own message objects (pydantic models, LangChain or pydantic-ai messages)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from grounding.errors import RecordError
+
+_ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "server_tool_use", "web_search_tool_result", "thinking"})
+_RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "message", "reasoning", "input_text",
+                              "output_text", "web_search_call", "file_search_call", "computer_call"})
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def as_record(history: object, *, format: str | None = None, system: str | None = None,  # noqa: A002
+              instructions: str | None = None) -> object:
+    """history (a record, a list of messages as a loop holds them) as plain JSON values a reader takes."""
+    if isinstance(history, (str, bytes)):
+        return history
+    if isinstance(history, dict):
+        return plain(history, "history")
+    if not isinstance(history, (list, tuple)):
+        if callable(getattr(history, "model_dump", None)):
+            return plain(history, "history")
+        raise RecordError(f"history is a {type(history).__name__}: pass a record (a dict, its JSON text) or a list "
+                          "of messages")
+    messages = _messages(list(history))
+    return _in_document(messages, format, system, instructions)
+
+
+def plain(value: object, where: str) -> object:
+    """value with every SDK object in it as the JSON its SDK writes; anything else unknown is a RecordError."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, dict):
+        return {key: plain(item, f"{where}.{key}") for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item, f"{where}[{at}]") for at, item in enumerate(value)]
+    if _module(value).startswith("langchain_core"):
+        from langchain_core.messages import messages_to_dict
+
+        return messages_to_dict([value])[0]
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):  # a pydantic model: OpenAI, LiteLLM and Anthropic SDK objects
+        return plain(dump(mode="json", exclude_none=True), where)
+    raise RecordError(f"{where} is a {type(value).__name__}, which ground cannot read as a message: pass dicts, or "
+                      "the SDK's own message objects (pydantic models, LangChain or pydantic-ai messages)")
+
+
+def _messages(history: list) -> list:
+    if history and all(_module(message).startswith("pydantic_ai") for message in history):
+        from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+        return ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    return [plain(message, f"messages[{at}]") for at, message in enumerate(history)]
+
+
+def _in_document(messages: list, format: str | None, system: str | None,  # noqa: A002
+                 instructions: str | None) -> object:
+    """A bare list in the document of its format: Anthropic's {system, messages}, the Responses API's
+    {instructions, input}; an OpenAI list gets system as its first message."""
+    kind = format or _kind(messages)
+    if kind in ("anthropic",):
+        return {"messages": messages, **({"system": system} if system is not None else {})}
+    if kind in ("openai-responses", "responses"):
+        return {"input": messages, **({"instructions": instructions} if instructions is not None else {})}
+    if system is not None or instructions is not None:
+        return [{"role": "system", "content": system if system is not None else instructions}, *messages]
+    return messages
+
+
+def _kind(messages: Sequence) -> str | None:
+    """Which document a bare list is the messages of, by the items and blocks only that format has."""
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if message.get("type") in _RESPONSES_ITEMS and "role" not in message or message.get("type") in (
+                "function_call", "function_call_output"):
+            return "openai-responses"
+        content = message.get("content")
+        if isinstance(content, list) and any(isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS
+                                             for block in content):
+            return "anthropic"
+    return None
+
+
+def _module(value: object) -> str:
+    return type(value).__module__ or ""
+
+
+# SDKs whose objects are messages or responses, never an app's own structured output
+_SDK_MODULES = ("openai", "anthropic", "litellm", "langchain_core", "pydantic_ai", "agents")
+
+
+def answer_text(answer: object) -> str:
+    """An answer as the check reads it: text as is; a message object of an SDK, its text; a structured
+    output (a dict, a list, a dataclass, an app's pydantic model) as its JSON. Anything else is a TypeError:
+    None (a tool-call turn's content) or a whole API response is no answer, and is never judged grounded."""
+    if isinstance(answer, str):
+        return answer
+    if answer is None:
+        raise TypeError("the answer is None, not a final answer: a turn that calls tools has no text to judge; "
+                        "judge the text of the turn that answers")
+    if _module(answer).split(".")[0] in _SDK_MODULES:
+        return _message_text(answer)
+    import orjson
+
+    dump = getattr(answer, "model_dump", None)
+    value = dump(mode="json") if callable(dump) else answer
+    if not isinstance(value, (dict, list, tuple)) and not _is_dataclass(value):
+        raise TypeError(f"the answer is a {type(answer).__name__}: pass its text, a structured output (a dict, a "
+                        "list, a dataclass or a pydantic model) or an SDK message object")
+    return orjson.dumps(value).decode()
+
+
+def _message_text(message: object) -> str:
+    """The text of an SDK message object (OpenAI, LiteLLM, Anthropic, LangChain, Responses output)."""
+    text = getattr(message, "text", None)
+    if isinstance(text, str) and _module(message).startswith("langchain_core"):
+        return text
+    if hasattr(message, "content") and (hasattr(message, "role") or hasattr(message, "type")):
+        content = message.content
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            texts = [_block_text(block) for block in content]
+            if all(text is not None for text in texts) and texts:
+                return "\n".join(texts)
+    hint = ("its message, completion.choices[0].message" if hasattr(message, "choices") else
+            "response.output_text" if hasattr(message, "output_text") else "its text")
+    raise TypeError(f"the answer is a {type(message).__name__}, which is not a message with text: pass {hint}")
+
+
+def _block_text(block: object) -> str | None:
+    if isinstance(block, str):
+        return block
+    text = block.get("text") if isinstance(block, dict) else getattr(block, "text", None)
+    return text if isinstance(text, str) else None
+
+
+def _is_dataclass(value: object) -> bool:
+    import dataclasses
+
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)

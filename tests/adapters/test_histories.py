@@ -1,0 +1,146 @@
+"""Histories as each SDK's own docs build them, with its real objects, judged as their dict form is
+(grounding.history); an element no converter knows is an error naming where it is and what it is."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from scripted import INVENTED, ORDER, QUESTION, REAL
+
+import grounding
+from grounding.errors import RecordError
+
+RESULT = json.dumps(ORDER)
+ARGUMENTS = json.dumps({"customer": "me"})
+
+
+def _same(history: object, plain: object, **keywords: object) -> None:
+    """The SDK history and its dict form give one verdict, on a grounded answer and on an invented one."""
+    for answer, status in ((REAL, "grounded"), (INVENTED, "flagged")):
+        held = grounding.check_answer(history, answer, **keywords)
+        written = grounding.check_answer(plain, answer, **keywords)
+        assert held.status.value == written.status.value == status
+        assert held.to_dict() == written.to_dict()
+
+
+def test_an_openai_chat_history_with_the_sdk_message_appended():
+    pytest.importorskip("openai", reason="the openai SDK is not installed (the openai-agents extra brings it)")
+    from openai.types.chat import ChatCompletion
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_last_order", "arguments": ARGUMENTS}}
+    completion = ChatCompletion.model_validate({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-5",
+        "choices": [{"index": 0, "finish_reason": "tool_calls",
+                     "message": {"role": "assistant", "content": None, "tool_calls": [call]}}]})
+    messages = [{"role": "system", "content": "You help with orders."}, {"role": "user", "content": QUESTION}]
+    messages.append(completion.choices[0].message)  # as the SDK's docs do
+    messages.append({"role": "tool", "tool_call_id": "call_1", "content": RESULT})
+    plain = [*messages[:2], {"role": "assistant", "content": None, "tool_calls": [call]}, messages[3]]
+    _same(messages, plain)
+    final = ChatCompletion.model_validate({
+        "id": "chatcmpl-2", "object": "chat.completion", "created": 2, "model": "gpt-5",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": REAL}}]})
+    assert grounding.check_answer(messages, final.choices[0].message).status.value == "grounded"  # its text
+    with pytest.raises(TypeError, match=r"completion.choices\[0\].message"):
+        grounding.check_answer(messages, final)  # a whole response is no answer (its id is no claim)
+
+
+def test_an_openai_responses_input_list_with_the_output_items_added():
+    pytest.importorskip("openai", reason="the openai SDK is not installed (the openai-agents extra brings it)")
+    from openai.types.responses import Response
+
+    item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_last_order",
+            "arguments": ARGUMENTS, "status": "completed"}
+    response = Response.model_validate({
+        "id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5", "output": [item],
+        "parallel_tool_calls": True, "tool_choice": "auto", "tools": []})
+    inputs: list = [{"role": "user", "content": QUESTION}]
+    inputs += response.output  # as the SDK's docs do
+    inputs.append({"type": "function_call_output", "call_id": "call_1", "output": RESULT})
+    plain = {"instructions": "You help with orders.", "input": [inputs[0], item, inputs[2]]}
+    _same(inputs, plain, instructions="You help with orders.")
+
+
+def test_an_anthropic_history_with_the_sdk_content_blocks():
+    pytest.importorskip("anthropic", reason="the anthropic SDK is not installed (the test extra brings it)")
+    from anthropic.types import Message
+
+    block = {"type": "tool_use", "id": "toolu_1", "name": "get_last_order", "input": {"customer": "me"}}
+    message = Message.model_validate({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [block],
+        "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": RESULT}]}
+    messages = [{"role": "user", "content": QUESTION}, {"role": "assistant", "content": message.content}, result]
+    plain = {"system": "You help with orders.",
+             "messages": [messages[0], {"role": "assistant", "content": [block]}, result]}
+    _same(messages, plain, system="You help with orders.")
+    conversation = grounding.library.to_conversation(messages, system="You help with orders.")
+    [evidence] = [item for item in conversation.items if item.kind is grounding.Kind.EVIDENCE]
+    assert evidence.tool == "get_last_order"  # the tool's name, read from the SDK block (it was lost)
+    answered = Message.model_validate({
+        "id": "msg_2", "type": "message", "role": "assistant", "model": "claude",
+        "content": [{"type": "text", "text": REAL}], "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1}})
+    assert grounding.check_answer(messages, answered).status.value == "grounded"
+
+
+def test_a_langchain_message_list():
+    pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, messages_to_dict
+
+    messages = [SystemMessage("You help with orders."), HumanMessage(QUESTION),
+                AIMessage("", tool_calls=[{"name": "get_last_order", "args": {"customer": "me"}, "id": "call_1"}]),
+                ToolMessage(RESULT, tool_call_id="call_1", name="get_last_order")]
+    _same(messages, messages_to_dict(messages))
+    assert grounding.check_answer(messages, AIMessage(REAL)).status.value == "grounded"
+
+
+def test_a_pydantic_ai_message_list():
+    pytest.importorskip("pydantic_ai", reason="the pydantic-ai extra is not installed")
+    from pydantic_ai.messages import (
+        ModelMessagesTypeAdapter,
+        ModelRequest,
+        ModelResponse,
+        ToolCallPart,
+        ToolReturnPart,
+        UserPromptPart,
+    )
+
+    messages = [ModelRequest(parts=[UserPromptPart(QUESTION)]),
+                ModelResponse(parts=[ToolCallPart("get_last_order", {"customer": "me"}, tool_call_id="call_1")]),
+                ModelRequest(parts=[ToolReturnPart("get_last_order", ORDER, tool_call_id="call_1")])]
+    _same(messages, ModelMessagesTypeAdapter.dump_python(messages, mode="json"))
+
+
+def test_an_element_no_converter_knows_is_an_error_naming_its_place_and_type():
+    history = [{"role": "user", "content": QUESTION}, {"role": "tool", "content": [RESULT, object()]}]
+    with pytest.raises(RecordError, match=r"messages\[1\]\.content\[1\] is a object"):
+        grounding.check_answer(history, REAL)
+    with pytest.raises(RecordError, match=r"messages\[0\] is a set"):
+        grounding.check_answer([{"x"}], REAL)
+
+
+def test_a_reader_hint_names_the_library_keyword_not_the_cli_flag():
+    history = [{"role": "user", "content": QUESTION},
+               {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "n", "input": {}}]},
+               {"role": "user", "content": "plain"}]
+    verdict = grounding.check_answer(history, REAL)  # Anthropic blocks: read as Anthropic, no hint needed
+    assert verdict.status.value == "flagged"
+    with pytest.raises(RecordError) as raised:
+        grounding.check_answer(history, REAL, format="openai")
+    assert "--input-format" not in str(raised.value)
+
+
+@pytest.mark.parametrize("answer", [None, 42, object()])
+def test_an_answer_that_is_no_text_message_or_structured_output_is_a_type_error(answer):
+    with pytest.raises(TypeError):
+        grounding.check_answer([{"role": "user", "content": QUESTION}], answer)
+    with pytest.raises(TypeError):
+        grounding.Gate("guard").decide([{"role": "user", "content": QUESTION}], answer)
+
+
+def test_a_structured_output_is_still_judged_as_its_json():
+    history = [{"role": "user", "content": QUESTION}, {"role": "tool", "content": RESULT}]
+    assert grounding.check_answer(history, {"order": "ORD-40001"}).status.value == "grounded"
+    assert grounding.check_answer(history, {"order": "ORD-55120"}).status.value == "flagged"
