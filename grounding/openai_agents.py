@@ -22,6 +22,8 @@ parsed the output type (schema first, evidence second).
 from __future__ import annotations
 
 import asyncio
+import logging
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,30 +40,81 @@ from grounding.library import Options
 
 __all__ = ["EvidenceCheck", "GuardedRun", "run_guarded", "run_guarded_sync"]
 
+log = logging.getLogger("grounding.openai_agents")
+
 
 class _CaptureInput(RunHooks[Any]):
-    """Each model call's system prompt and input items, by run (its context wrapper), for the guardrail."""
+    """Each model call's system prompt and input items, by run (its context wrapper), for the guardrail; the
+    app's own RunHooks (inner), when given, see every event too.
 
-    def __init__(self) -> None:
-        self.inputs: dict[int, tuple[str | None, list]] = {}
+    A run's entry goes when the guardrail reads it, or when the run's context is gone: a run that ends
+    early (max_turns, an error) leaves nothing behind."""
+
+    def __init__(self, inner: RunHooks[Any] | None = None) -> None:
+        self.inner = inner
+        self.inputs: dict[int, tuple[weakref.ref, str | None, list]] = {}
+
+    def take(self, context: RunContextWrapper[Any]) -> tuple[str | None, list] | None:
+        """The run's last model call's system prompt and input, or None when nothing was captured."""
+        entry = self.inputs.pop(id(context), None)
+        if entry is None or entry[0]() is not context:
+            return None
+        return entry[1], entry[2]
 
     async def on_llm_start(self, context: RunContextWrapper[Any], agent: Agent[Any], system_prompt: str | None,
                            input_items: list) -> None:
-        self.inputs[id(context)] = (system_prompt, list(input_items))
+        for key in [key for key, entry in self.inputs.items() if entry[0]() is None]:
+            del self.inputs[key]  # the runs that ended without reaching the guardrail
+        self.inputs[id(context)] = (weakref.ref(context), system_prompt, list(input_items))
+        if self.inner is not None:
+            await self.inner.on_llm_start(context, agent, system_prompt, input_items)
+
+    async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
+        if self.inner is not None:
+            await self.inner.on_llm_end(context, agent, response)
+
+    async def on_agent_start(self, context: Any, agent: Any) -> None:
+        if self.inner is not None:
+            await self.inner.on_agent_start(context, agent)
+
+    async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
+        if self.inner is not None:
+            await self.inner.on_agent_end(context, agent, output)
+
+    async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
+        if self.inner is not None:
+            await self.inner.on_handoff(context, from_agent, to_agent)
+
+    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+        if self.inner is not None:
+            await self.inner.on_tool_start(context, agent, tool)
+
+    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: object) -> None:
+        if self.inner is not None:
+            await self.inner.on_tool_end(context, agent, tool, result)
 
 
 class EvidenceCheck:
     """The gate for ``Runner.run``: pass ``hooks`` to the run and add ``guardrail`` to the agent's
-    ``output_guardrails``. Each run's decision is handed to on_verdict."""
+    ``output_guardrails``. Each run's decision is handed to on_verdict. hooks= takes the app's own RunHooks:
+    ``hooks`` then calls them on every event, so one object goes to Runner.run.
+
+    A run given the guardrail but not ``hooks`` has captured nothing to judge against: the guardrail logs a
+    warning and gives no decision (output_info None, never tripped), rather than judge an empty history."""
 
     def __init__(self, posture: Posture = "assist", options: Options | None = None,
-                 on_verdict: Callable[[Decision], None] | None = None) -> None:
+                 on_verdict: Callable[[Decision], None] | None = None, hooks: RunHooks[Any] | None = None) -> None:
         self.gate = Gate(posture, options, on_verdict)
-        self.hooks = _CaptureInput()
+        self.hooks = _CaptureInput(hooks)
         self.guardrail = OutputGuardrail(guardrail_function=self._check, name="ground.evidence")
 
     async def _check(self, context: RunContextWrapper[Any], agent: Agent[Any], output: Any) -> GuardrailFunctionOutput:
-        system_prompt, input_items = self.hooks.inputs.pop(id(context), (None, []))
+        captured = self.hooks.take(context)
+        if captured is None:
+            log.warning("EvidenceCheck: nothing captured for this run (pass hooks=check.hooks to Runner.run): "
+                        "no decision on its output")
+            return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
+        system_prompt, input_items = captured
         decision = decide(self.gate, system_prompt, input_items, output)
         tripped = self.gate.posture == "rails" and decision.action in ("revision-asked", "refused")
         return GuardrailFunctionOutput(output_info=decision, tripwire_triggered=tripped)
@@ -124,5 +177,5 @@ def _last_input(capture: _CaptureInput) -> tuple[str | None, list]:
     """The system prompt and input of the model call that wrote the run's final output (the latest)."""
     if not capture.inputs:
         return None, []
-    latest = next(reversed(capture.inputs))
-    return capture.inputs.pop(latest)
+    _, system_prompt, input_items = capture.inputs.pop(next(reversed(capture.inputs)))
+    return system_prompt, input_items

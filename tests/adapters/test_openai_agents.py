@@ -120,3 +120,68 @@ def test_the_guardrail_judges_against_what_the_model_read():
     result = Runner.run_sync(agent, corrected_input, hooks=check.hooks)
     assert result.final_output == REAL
     assert result.output_guardrail_results[0].output.output_info.action == "grounded"
+
+
+def test_a_run_without_the_hooks_gets_a_warning_and_no_decision(caplog):
+    import logging
+
+    seen = []
+    check = EvidenceCheck("rails", on_verdict=seen.append)
+    with caplog.at_level(logging.WARNING, logger="grounding.openai_agents"):
+        result = Runner.run_sync(_agent(output_guardrails=[check.guardrail]), QUESTION)  # no hooks=
+    [guardrail] = result.output_guardrail_results
+    assert guardrail.output.output_info is None and not guardrail.output.tripwire_triggered and seen == []
+    assert "pass hooks=check.hooks" in caplog.text
+
+
+def test_runs_that_end_early_leave_nothing_captured_behind():
+    import gc
+
+    from agents.exceptions import MaxTurnsExceeded
+
+    check = EvidenceCheck("assist")
+    looping = Agent(name="support", instructions=SYSTEM, model=_Looping(), tools=[latest_order],
+                    output_guardrails=[check.guardrail])
+    for _ in range(20):
+        with pytest.raises(MaxTurnsExceeded):
+            Runner.run_sync(looping, QUESTION, hooks=check.hooks, max_turns=1)
+    gc.collect()
+    Runner.run_sync(_agent(output_guardrails=[check.guardrail]), QUESTION, hooks=check.hooks)
+    assert check.hooks.inputs == {}  # the one that reached the guardrail was read; the ended runs were dropped
+
+
+def test_the_apps_own_hooks_see_every_event_through_the_checks():
+    from agents import RunHooks
+
+    class Counting(RunHooks):
+        def __init__(self):
+            self.events = []
+
+        async def on_llm_start(self, context, agent, system_prompt, input_items):
+            self.events.append("llm_start")
+
+        async def on_tool_end(self, context, agent, tool, result):
+            self.events.append("tool_end")
+
+        async def on_agent_end(self, context, agent, output):
+            self.events.append("agent_end")
+
+    mine = Counting()
+    check = EvidenceCheck("assist", hooks=mine)
+    corrected_input = [{"role": "user", "content": QUESTION},
+                       {"role": "user", "content": grounding.EVIDENCE_CHECK_FRAME_PREFIX + " look it up"}]
+    result = Runner.run_sync(_agent(output_guardrails=[check.guardrail]), corrected_input, hooks=check.hooks)
+    assert result.output_guardrail_results[0].output.output_info.action == "grounded"
+    assert mine.events == ["llm_start", "tool_end", "llm_start", "agent_end"]
+
+
+class _Looping(Model):
+    """Calls the tool at every turn: a run that only ends at max_turns."""
+
+    async def get_response(self, *args, **kwargs) -> ModelResponse:
+        return ModelResponse(output=[ResponseFunctionToolCall(type="function_call", call_id="call_1",
+                                                              name="latest_order", arguments="{}", id="fc_1",
+                                                              status="completed")], usage=Usage(), response_id=None)
+
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
