@@ -104,18 +104,22 @@ class Gate:
         return f"Gate(posture={self.posture!r})"
 
     def decide(self, history: object, answer: object, *, format: str | None = None,  # noqa: A002
-               system: str | None = None, instructions: str | None = None) -> Decision:
+               system: str | None = None, instructions: str | None = None, can_revise: bool = True) -> Decision:
         """The decision on answer, a candidate final answer not yet in history (a record in any supported
         format, a Conversation, or a list of messages as the loop holds them, SDK objects too). The answer is
         judged against every tool result the history holds; the revision latch is read from the history's
-        correction frames. answer is text, an SDK message object or a structured output (see check_answer)."""
+        correction frames. answer is text, an SDK message object or a structured output (see check_answer).
+        can_revise False (a streamed answer, which the framework cannot retry): no revision is asked, and a
+        flagged answer is decided as a revision that still carries its values would be (guard ships it
+        flagged, rails refuses it)."""
         text = answer_text(answer)
         conversation = to_conversation(history, format, system=system, instructions=instructions)
-        return self.decide_conversation(conversation, text)
+        return self.decide_conversation(conversation, text, can_revise=can_revise)
 
-    def decide_conversation(self, conversation: Conversation, answer: str) -> Decision:
+    def decide_conversation(self, conversation: Conversation, answer: str, *, can_revise: bool = True) -> Decision:
         settings, _ = settings_of(self.options)
-        decision = _decision(self.posture, verdict_on(conversation, answer, settings), revisions_asked(conversation))
+        decision = _decision(self.posture, verdict_on(conversation, answer, settings), revisions_asked(conversation),
+                             can_revise)
         _observe(decision)
         if self.on_verdict is not None:
             try:
@@ -126,15 +130,15 @@ class Gate:
         return decision
 
 
-def _decision(posture: str, verdict: Verdict, revisions: int) -> Decision:
+def _decision(posture: str, verdict: Verdict, revisions: int, can_revise: bool = True) -> Decision:
     revised = revisions > 0
     if verdict.status is not Status.FLAGGED:
         return Decision("grounded", verdict, revised=revised)
     if posture == "assist":
         return Decision("flagged", verdict, revised=revised)
-    if not revised:
+    if not revised and can_revise:
         return Decision("revision-asked", verdict, correction(verdict.unsupported), revised=False)
-    return Decision("flagged" if posture == "guard" else "refused", verdict, revised=True)
+    return Decision("flagged" if posture == "guard" else "refused", verdict, revised=revised)
 
 
 def correction(unsupported: tuple[Finding, ...]) -> str:

@@ -12,13 +12,20 @@ It hooks in after pydantic-ai's own output validation (schema first, evidence se
 exhausted its schema retries never reaches it. Under ``guard`` a flagged output raises
 ``ModelRetry(correction)``, so the model gets one more ordinary turn with its tools; the revised output
 ships, flagged if it still carries an invention. Under ``rails`` a revised output that still carries one
-raises UnsupportedValuesError. Under ``assist`` every output ships; each decision goes to ``on_verdict``,
+raises UnsupportedValuesError. In a stream (``run_stream``) only the final output is judged, once; as
+pydantic-ai cannot retry a streamed output, no revision is asked there: under ``guard`` a flagged streamed
+output ships flagged, under ``rails`` it raises UnsupportedValuesError. (A stream is known by the partial
+outputs it validates as it is read, ``stream_output()`` or ``stream_text()``: one read only through
+``get_output()`` is judged as a run is, and pydantic-ai ends it with UnexpectedModelBehavior when guard asks
+for a revision.) Under ``assist`` every
+output ships; each decision goes to ``on_verdict``,
 the ``grounding.gate`` logger and OpenTelemetry. The history is read from ``ModelMessagesTypeAdapter``'s
 JSON, the form ``ground check`` reads a saved pydantic-ai run in.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,13 +45,33 @@ from grounding.library import Options
 __all__ = ["EvidenceGate", "decide", "output_validator"]
 
 
-def decide(gate: Gate, messages: Sequence[ModelMessage], output: object) -> Decision:
+def decide(gate: Gate, messages: Sequence[ModelMessage], output: object, *, can_revise: bool = True) -> Decision:
     """The gate's decision on output, the run's final output, given the run's messages (the response that
     carries the output, when it is the last message, is not history)."""
     history = list(messages)
     if history and isinstance(history[-1], ModelResponse):
         history.pop()
-    return gate.decide(ModelMessagesTypeAdapter.dump_python(history, mode="json"), output, format="pydantic-ai")
+    return gate.decide(ModelMessagesTypeAdapter.dump_python(history, mode="json"), output, format="pydantic-ai",
+                       can_revise=can_revise)
+
+
+class _Streams:
+    """The runs that validated a partial output: streams (``run_stream``), which cannot retry their final
+    output. The last few thousand are kept: a stream that never ends must not grow it."""
+
+    def __init__(self, kept: int = 4096) -> None:
+        self.kept = kept
+        self.runs: OrderedDict[str, None] = OrderedDict()
+
+    def judge(self, gate: Gate, ctx: RunContext[Any], output: Any) -> None:
+        """Judge a final output (a partial one is only noted), and enforce the decision."""
+        if ctx.partial_output:  # half-written: never judged; it says the run is a stream
+            self.runs[ctx.run_id] = None
+            while len(self.runs) > self.kept:
+                self.runs.popitem(last=False)
+            return
+        streamed = self.runs.pop(ctx.run_id, "no") is None
+        _enforce(decide(gate, ctx.messages, output, can_revise=not streamed))
 
 
 def _enforce(decision: Decision) -> None:
@@ -64,9 +91,10 @@ class EvidenceGate(AbstractCapability[Any]):
 
     def __post_init__(self) -> None:
         self._gate = Gate(self.posture, self.options, self.on_verdict)
+        self._streams = _Streams()
 
     async def after_output_process(self, ctx: RunContext[Any], *, output_context: Any, output: Any) -> Any:
-        _enforce(decide(self._gate, ctx.messages, output))
+        self._streams.judge(self._gate, ctx, output)
         return output
 
 
@@ -75,9 +103,10 @@ def output_validator(posture: Posture = "guard", options: Options | None = None,
                      ) -> Callable[[RunContext[Any], Any], Awaitable[Any]]:
     """The same gate as an output validator, for ``agent.output_validator(output_validator("guard"))``."""
     gate = Gate(posture, options, on_verdict)
+    streams = _Streams()
 
     async def validate(ctx: RunContext[Any], output: Any) -> Any:
-        _enforce(decide(gate, ctx.messages, output))
+        streams.judge(gate, ctx, output)
         return output
 
     return validate

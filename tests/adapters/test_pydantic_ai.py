@@ -92,3 +92,56 @@ def test_the_output_validator_form_gates_alike():
     agent.tool_plain(lambda: ORDER, name="latest_order")
     agent.output_validator(output_validator("guard"))
     assert agent.run_sync(QUESTION).output == REAL
+
+
+def _streaming(stubborn: bool = False) -> FunctionModel:
+    from pydantic_ai.models.function import DeltaToolCall
+
+    async def stream(messages, info):
+        parts = [part for message in messages for part in message.parts]
+        texts = [part.content for part in parts if isinstance(getattr(part, "content", None), str)]
+        if any(part.part_kind == "tool-return" for part in parts):
+            text = REAL
+        elif corrected(texts) and not stubborn:
+            yield {0: DeltaToolCall(name="latest_order", json_args="{}")}
+            return
+        else:
+            text = INVENTED
+        for at in range(0, len(text), 6):  # a half-written id on the way: ORD-55 ...
+            yield text[at:at + 6]
+
+    return FunctionModel(stream_function=stream)
+
+
+def _streamed(posture: str, decisions: list) -> str:
+    import asyncio
+
+    agent = Agent(_streaming(), capabilities=[EvidenceGate(posture, on_verdict=decisions.append)],
+                  retries={"output": 1})
+
+    @agent.tool_plain
+    def latest_order() -> dict:
+        return ORDER
+
+    async def read() -> str:
+        async with agent.run_stream(QUESTION) as result:
+            shown = [text async for text in result.stream_output()]
+            assert len(shown) > 1  # it was streamed
+            return await result.get_output()
+
+    return asyncio.run(read())
+
+
+@pytest.mark.parametrize(("posture", "action"), [("assist", "flagged"), ("guard", "flagged")])
+def test_a_stream_is_judged_once_on_its_final_output_and_ships_flagged(posture, action):
+    decisions: list = []
+    assert _streamed(posture, decisions) == INVENTED
+    assert [d.action for d in decisions] == [action]  # never a partial output: one decision
+    assert [f.text for f in decisions[0].unsupported] == ["ORD-55120"]
+
+
+def test_rails_refuses_a_streamed_invention_it_cannot_ask_to_revise():
+    decisions: list = []
+    with pytest.raises(grounding.UnsupportedValuesError):
+        _streamed("rails", decisions)
+    assert [d.action for d in decisions] == ["refused"]

@@ -154,3 +154,10 @@ def test_a_decision_is_json_ready():
     assert shown["action"] == "revision-asked" and shown["revised"] is False
     assert shown["message"] == decision.message
     assert shown["verdict"]["status"] == "flagged" and shown["verdict"]["unsupported"][0]["value"] == "ord-55120"
+
+
+@pytest.mark.parametrize(("posture", "action"), [("assist", "flagged"), ("guard", "flagged"), ("rails", "refused")])
+def test_an_answer_that_cannot_be_revised_is_decided_as_a_revision_would_be(posture, action):
+    decision = grounding.Gate(posture).decide(READ, INVENTED, can_revise=False)
+    assert decision.action == action and decision.message is None and not decision.revised
+    assert grounding.Gate(posture).decide(READ, REAL, can_revise=False).action == "grounded"
