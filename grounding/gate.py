@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from grounding.core.settings import Settings
 
 Posture = Literal["assist", "guard", "rails"]
-Action = Literal["grounded", "revision-asked", "flagged", "refused"]
+Action = Literal["grounded", "revision-asked", "flagged", "refused", "unjudgeable"]
 POSTURES: tuple[str, ...] = ("assist", "guard", "rails")
 # The correction's authored sentence; the quoted values follow it, and nothing authored comes after them.
 CORRECTION = (f"{EVIDENCE_CHECK_FRAME_PREFIX} Your answer states values that appear in no tool result read in "
@@ -57,7 +57,9 @@ class Decision:
     """What the gate decided about one candidate answer.
 
     action: ``grounded`` (ship it), ``revision-asked`` (send message to the model as one more turn),
-    ``flagged`` (ship it, flagged), ``refused`` (do not ship it). revised: a revision was already spent in
+    ``flagged`` (ship it, flagged), ``refused`` (do not ship it), ``unjudgeable`` (the evidence could not be
+    read: a tool result over ``max_record_bytes``, turns held by the API; it ships, never as grounded, and
+    the verdict's reason says why). revised: a revision was already spent in
     this turn when the answer was judged.
     """
 
@@ -117,9 +119,9 @@ class Gate:
         return self.decide_conversation(conversation, text, can_revise=can_revise)
 
     def decide_conversation(self, conversation: Conversation, answer: str, *, can_revise: bool = True) -> Decision:
-        settings, _ = settings_of(self.options)
-        decision = _decision(self.posture, verdict_on(conversation, answer, settings), revisions_asked(conversation),
-                             can_revise)
+        settings, given = settings_of(self.options)
+        verdict = verdict_on(conversation, answer, settings, given.max_record_bytes if given else None)
+        decision = _decision(self.posture, verdict, revisions_asked(conversation), can_revise)
         _observe(decision)
         if self.on_verdict is not None:
             try:
@@ -132,6 +134,8 @@ class Gate:
 
 def _decision(posture: str, verdict: Verdict, revisions: int, can_revise: bool = True) -> Decision:
     revised = revisions > 0
+    if verdict.status is Status.UNJUDGEABLE:
+        return Decision("unjudgeable", verdict, revised=revised)
     if verdict.status is not Status.FLAGGED:
         return Decision("grounded", verdict, revised=revised)
     if posture == "assist":

@@ -23,7 +23,18 @@ from typing import TYPE_CHECKING, Any
 
 from grounding.errors import GroundingError, OptionError, RecordError
 from grounding.history import answer_text, as_record
-from grounding.model import ANSWER, Conversation, Item, JudgedAnswer, Problem, Record, Summary, Verdict
+from grounding.model import (
+    ANSWER,
+    EVIDENCE,
+    Conversation,
+    Item,
+    JudgedAnswer,
+    Problem,
+    Record,
+    Status,
+    Summary,
+    Verdict,
+)
 from grounding.options.config import resolve, settings_from, value_problem
 from grounding.options.table import KEYS
 
@@ -193,15 +204,33 @@ def check_answer(history: object, answer: object, options: Options | Settings | 
     text = answer_text(answer)
     history = to_conversation(history, format or (given.input_format if given else None), system=system,
                               instructions=instructions)
-    return verdict_on(history, text, settings)
+    return verdict_on(history, text, settings, given.max_record_bytes if given else None)
 
 
-def verdict_on(history: Conversation, answer: str, settings: Settings) -> Verdict:
-    """The verdict on answer judged as the next final answer of history."""
+def verdict_on(history: Conversation, answer: str, settings: Settings, limit: int | None = None) -> Verdict:
+    """The verdict on answer judged as the next final answer of history. A tool result larger than limit
+    bytes (``max-record-bytes``, as ``ground check`` bounds a record) is not read: the answer is then
+    unjudgeable, never grounded."""
     from grounding.core.engine import check_conversation
 
+    bound = limit if limit is not None else KEYS["max-record-bytes"].default
+    too_large = _largest_over(history, bound)
+    if too_large is not None:
+        return Verdict(Status.UNJUDGEABLE, 0, reason=f"a tool result of {too_large} bytes is larger than the limit "
+                       f"of {bound} bytes (max_record_bytes): it was not read, so the answer is not judged")
     *_, judged = check_conversation(with_answer(history, answer), settings)
     return judged.verdict
+
+
+def _largest_over(history: Conversation, limit: int) -> int | None:
+    """The size in bytes of the first tool result over limit, or None (a text is encoded only when its
+    characters alone cannot tell: one character is one to four bytes)."""
+    for item in history.items:
+        if item.kind is EVIDENCE and 4 * len(item.text) > limit:
+            size = len(item.text) if len(item.text) > limit else len(item.text.encode("utf-8", "surrogatepass"))
+            if size > limit:
+                return size
+    return None
 
 
 def to_conversation(record: object, input_format: str | None = None, source: str = "<record>", *,
@@ -237,8 +266,8 @@ _FLAG = re.compile(r"--input-format ([\w-]+)")
 
 def with_answer(conversation: Conversation, answer: str) -> Conversation:
     """The conversation with answer as its last item: the history's own answers stay, judged as before."""
-    return Conversation(conversation.source, conversation.line, conversation.id,
-                        (*conversation.items, Item(ANSWER, answer)), conversation.input_format)
+    # replace keeps every other field: an unjudgeable history (turns the API holds) stays unjudgeable
+    return replace(conversation, items=(*conversation.items, Item(ANSWER, answer)))
 
 
 @dataclass(frozen=True)

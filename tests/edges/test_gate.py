@@ -161,3 +161,44 @@ def test_an_answer_that_cannot_be_revised_is_decided_as_a_revision_would_be(post
     decision = grounding.Gate(posture).decide(READ, INVENTED, can_revise=False)
     assert decision.action == action and decision.message is None and not decision.revised
     assert grounding.Gate(posture).decide(READ, REAL, can_revise=False).action == "grounded"
+
+
+def _with_result(size: int) -> list:
+    return [USER, CALL, {**RESULT, "content": json.dumps({"order_id": "ORD-40001", "log": "x" * size})}]
+
+
+def test_a_tool_result_over_the_limit_makes_the_answer_unjudgeable_never_grounded():
+    options = grounding.Options(max_record_bytes=1_000_000)
+    verdict = grounding.check_answer(_with_result(2_000_000), REAL, options)
+    assert verdict.status.value == "unjudgeable" and "larger than the limit of 1000000 bytes" in verdict.reason
+    for posture in ("assist", "guard", "rails"):
+        decision = grounding.Gate(posture, options).decide(_with_result(2_000_000), REAL)
+        assert decision.action == "unjudgeable" and decision.message is None
+        decision.raise_if_refused()  # nothing is refused: nothing was judged
+    assert grounding.check_answer(_with_result(10_000), REAL, options).status.value == "grounded"
+
+
+def test_a_history_whose_turns_the_api_holds_is_unjudgeable_in_the_loop():
+    from conftest import REPO
+
+    record = json.loads((REPO / "fixtures" / "server_state.jsonl").read_text().splitlines()[0])
+    decision = grounding.Gate("rails").decide(record, "Your refund of $318.00 is on its way.")
+    assert decision.action == "unjudgeable" and "previous_response_id" in decision.verdict.reason
+
+
+def test_a_48_mb_tool_result_over_the_limit_stays_small_in_memory():
+    import subprocess
+    import sys
+
+    code = """
+import json, resource, grounding
+user = {"role": "user", "content": "Where is my last order?"}
+call = {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+        "function": {"name": "latest_order", "arguments": "{}"}}]}
+result = {"role": "tool", "tool_call_id": "c1", "content": '{"order_id": "ORD-40001", "log": "' + "x" * (48 << 20) + '"}'}
+verdict = grounding.check_answer([user, call, result], "ORD-40001", grounding.Options(max_record_bytes=16 << 20))
+print(verdict.status.value, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    status, peak_mb = proc.stdout.split()
+    assert status == "unjudgeable" and int(peak_mb) < 300, proc.stdout
