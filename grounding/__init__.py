@@ -47,7 +47,7 @@ if _TYPE_CHECKING:
     from collections.abc import Iterable
 
     from grounding.gate import Decision, Gate
-    from grounding.library import Options, RunResult, check, check_answer
+    from grounding.library import Options, RunResult, acheck_answer, check, check_answer
     from grounding.run.parallel import Engine
 
 __version__ = "0.1.0"
@@ -74,6 +74,7 @@ __all__ = [
     "UnsupportedValuesError",
     "Verdict",
     "__version__",
+    "acheck_answer",
     "check",
     "check_answer",
     "run",
@@ -81,7 +82,8 @@ __all__ = [
 
 # Where each name loaded on first use lives.
 _LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "check": "grounding.library",
-         "check_answer": "grounding.library", "Gate": "grounding.gate", "Decision": "grounding.gate"}
+         "check_answer": "grounding.library", "acheck_answer": "grounding.library", "Gate": "grounding.gate",
+         "Decision": "grounding.gate"}
 
 
 def __getattr__(name: str) -> object:

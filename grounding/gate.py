@@ -118,6 +118,15 @@ class Gate:
         conversation = to_conversation(history, format, system=system, instructions=instructions)
         return self.decide_conversation(conversation, text, can_revise=can_revise)
 
+    async def adecide(self, history: object, answer: object, *, format: str | None = None,  # noqa: A002
+                      system: str | None = None, instructions: str | None = None, can_revise: bool = True
+                      ) -> Decision:
+        """decide, for an async loop: judged in a worker thread, so the event loop goes on serving."""
+        import asyncio
+
+        return await asyncio.to_thread(self.decide, history, answer, format=format, system=system,
+                                       instructions=instructions, can_revise=can_revise)
+
     def decide_conversation(self, conversation: Conversation, answer: str, *, can_revise: bool = True) -> Decision:
         settings, given = settings_of(self.options)
         verdict = verdict_on(conversation, answer, settings, given.max_record_bytes if given else None)

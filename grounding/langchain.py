@@ -20,6 +20,7 @@ Structured output is judged after LangChain has parsed it (schema first, evidenc
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -73,6 +74,11 @@ class EvidenceGate(AgentMiddleware):
 
     async def awrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         return _with_system_prompt(request, await handler(request))
+
+    @hook_config(can_jump_to=["model"])
+    async def aafter_model(self, state: AgentState[Any], runtime: Any) -> dict[str, Any] | None:
+        """after_model for an async agent (ainvoke, astream): judged in a worker thread, off the event loop."""
+        return await asyncio.to_thread(self.after_model, state, runtime)
 
     @hook_config(can_jump_to=["model"])
     def after_model(self, state: AgentState[Any], runtime: Any) -> dict[str, Any] | None:

@@ -207,6 +207,17 @@ def check_answer(history: object, answer: object, options: Options | Settings | 
     return verdict_on(history, text, settings, given.max_record_bytes if given else None)
 
 
+async def acheck_answer(history: object, answer: object, options: Options | Settings | None = None, *,
+                        format: str | None = None, system: str | None = None,  # noqa: A002
+                        instructions: str | None = None) -> Verdict:
+    """check_answer for an async loop: judged in a worker thread, so the event loop goes on serving (a large
+    history takes milliseconds to judge, a large tool result more)."""
+    import asyncio
+
+    return await asyncio.to_thread(check_answer, history, answer, options, format=format, system=system,
+                                   instructions=instructions)
+
+
 def verdict_on(history: Conversation, answer: str, settings: Settings, limit: int | None = None) -> Verdict:
     """The verdict on answer judged as the next final answer of history. A tool result larger than limit
     bytes (``max-record-bytes``, as ``ground check`` bounds a record) is not read: the answer is then

@@ -115,7 +115,7 @@ class EvidenceCheck:
                         "no decision on its output")
             return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
         system_prompt, input_items = captured
-        decision = decide(self.gate, system_prompt, input_items, output)
+        decision = await asyncio.to_thread(decide, self.gate, system_prompt, input_items, output)  # off the loop
         tripped = self.gate.posture == "rails" and decision.action in ("revision-asked", "refused")
         return GuardrailFunctionOutput(output_info=decision, tripwire_triggered=tripped)
 
@@ -159,7 +159,7 @@ async def run_guarded(agent: Agent[Any], input: str | list, *, posture: Posture 
     result = await Runner.run(agent, input, hooks=capture, **run_kwargs)
     while True:
         system_prompt, input_items = _last_input(capture)
-        decisions.append(decide(gate, system_prompt, input_items, result.final_output))
+        decisions.append(await asyncio.to_thread(decide, gate, system_prompt, input_items, result.final_output))
         if decisions[-1].action != "revision-asked":
             break
         again: list[Any] = [*result.to_input_list(), {"role": "user", "content": decisions[-1].message}]

@@ -25,6 +25,7 @@ JSON, the form ``ground check`` reads a saved pydantic-ai run in.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -94,7 +95,7 @@ class EvidenceGate(AbstractCapability[Any]):
         self._streams = _Streams()
 
     async def after_output_process(self, ctx: RunContext[Any], *, output_context: Any, output: Any) -> Any:
-        self._streams.judge(self._gate, ctx, output)
+        await asyncio.to_thread(self._streams.judge, self._gate, ctx, output)  # off the event loop
         return output
 
 
@@ -106,7 +107,7 @@ def output_validator(posture: Posture = "guard", options: Options | None = None,
     streams = _Streams()
 
     async def validate(ctx: RunContext[Any], output: Any) -> Any:
-        streams.judge(gate, ctx, output)
+        await asyncio.to_thread(streams.judge, gate, ctx, output)
         return output
 
     return validate

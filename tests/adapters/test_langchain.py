@@ -140,3 +140,20 @@ def test_an_async_run_gates_alike():
                          middleware=[EvidenceGate("guard")])
     result = asyncio.run(agent.ainvoke({"messages": [{"role": "user", "content": QUESTION}]}))
     assert _answers(result) == [INVENTED, REAL] and result["grounding_system_prompt"] == SYSTEM
+
+
+def test_an_async_run_judges_off_the_event_loop():
+    import asyncio
+    import threading
+
+    threads = []
+    agent = create_agent(ScriptedChatModel(systems=[]), tools=[latest_order], system_prompt=SYSTEM,
+                         middleware=[EvidenceGate("guard", on_verdict=lambda d: threads.append(threading.get_ident()))])
+
+    async def run():
+        loop_thread = threading.get_ident()
+        result = await agent.ainvoke({"messages": [{"role": "user", "content": QUESTION}]})
+        return loop_thread, result
+
+    loop_thread, result = asyncio.run(run())
+    assert _answers(result) == [INVENTED, REAL] and threads and loop_thread not in threads

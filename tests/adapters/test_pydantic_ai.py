@@ -145,3 +145,22 @@ def test_rails_refuses_a_streamed_invention_it_cannot_ask_to_revise():
     with pytest.raises(grounding.UnsupportedValuesError):
         _streamed("rails", decisions)
     assert [d.action for d in decisions] == ["refused"]
+
+
+def test_an_async_run_judges_off_the_event_loop():
+    import asyncio
+    import threading
+
+    threads: list = []
+    agent = Agent(_model(), capabilities=[EvidenceGate("guard", on_verdict=lambda d: threads.append(threading.get_ident()))],
+                  retries={"output": 1})
+
+    @agent.tool_plain
+    def latest_order() -> dict:
+        return ORDER
+
+    async def run():
+        return threading.get_ident(), await agent.run(QUESTION)
+
+    loop_thread, result = asyncio.run(run())
+    assert result.output == REAL and len(threads) == 2 and loop_thread not in threads

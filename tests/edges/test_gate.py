@@ -202,3 +202,19 @@ print(verdict.status.value, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss /
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     status, peak_mb = proc.stdout.split()
     assert status == "unjudgeable" and int(peak_mb) < 300, proc.stdout
+
+
+def test_the_async_forms_judge_in_a_worker_thread_and_decide_alike():
+    import asyncio
+    import threading
+
+    threads = []
+    gate = grounding.Gate("guard", on_verdict=lambda d: threads.append(threading.get_ident()))
+
+    async def both():
+        return (threading.get_ident(), await gate.adecide(READ, INVENTED),
+                await grounding.acheck_answer(READ, REAL))
+
+    loop_thread, decision, verdict = asyncio.run(both())
+    assert decision.action == "revision-asked" and verdict.status.value == "grounded"
+    assert threads and loop_thread not in threads
