@@ -77,7 +77,7 @@ def _in_document(messages: list, format: str | None, system: str | None,  # noqa
     """A bare list in the document of its format: Anthropic's {system, messages}, the Responses API's
     {instructions, input}; an OpenAI list gets system as its first message."""
     kind = format or _kind(messages)
-    if kind in ("anthropic",):
+    if kind == "anthropic":
         return {"messages": messages, **({"system": system} if system is not None else {})}
     if kind in ("openai-responses", "responses"):
         return {"input": messages, **({"instructions": instructions} if instructions is not None else {})}
@@ -91,8 +91,8 @@ def _kind(messages: Sequence) -> str | None:
     for message in messages:
         if not isinstance(message, dict):
             continue
-        if message.get("type") in _RESPONSES_ITEMS and "role" not in message or message.get("type") in (
-                "function_call", "function_call_output"):
+        kind = message.get("type")
+        if kind in ("function_call", "function_call_output") or (kind in _RESPONSES_ITEMS and "role" not in message):
             return "openai-responses"
         content = message.get("content")
         if isinstance(content, list) and any(isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS
