@@ -197,8 +197,10 @@ call = {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type"
         "function": {"name": "latest_order", "arguments": "{}"}}]}
 result = {"role": "tool", "tool_call_id": "c1", "content": '{"order_id": "ORD-40001", "log": "' + "x" * (48 << 20) + '"}'}
 verdict = grounding.check_answer([user, call, result], "ORD-40001", grounding.Options(max_record_bytes=16 << 20))
-print(verdict.status.value, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+peak = [line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")]  # since exec
+print(verdict.status.value, int(peak[0]) // 1024 if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
+    # the peak is read in the child since its exec (/proc's VmHWM): ru_maxrss keeps the forking parent's
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     status, peak_mb = proc.stdout.split()
     assert status == "unjudgeable" and int(peak_mb) < 300, proc.stdout
