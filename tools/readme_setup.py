@@ -1,9 +1,8 @@
-"""The README's two set-up commands, read out of its marked block, so that CI runs what a newcomer reads.
+"""The README's two set-up commands, read out of its marked block, and what it says the first prints.
 
-``python3 -m tools.readme_setup 1`` prints the first command (install, then check the bundled example) and
-``... 2`` the second (install the test tools and every extra, pinned, then run the tests). ``... expect
-FILE`` exits 1 unless FILE (what the first command printed) ends with the output the README shows for it.
-Standard library only: CI calls it before anything is installed.
+``python3 -m tools.readme_setup expect FILE`` exits 1 unless FILE (what the first command printed) ends with
+the output the README shows for it: CI's check. tests/edges/test_readme.py holds the commands .ci/run runs
+to the block (``commands``). Standard library only: CI calls it before anything is installed.
 """
 
 from __future__ import annotations
@@ -35,20 +34,13 @@ def shown_output(readme: str) -> str:
 
 def main(argv: list[str]) -> int:
     readme = README.read_text(encoding="utf-8")
-    if argv[:1] in (["1"], ["2"]) and len(argv) == 1:
-        found = commands(readme)
-        if len(found) != 2:
-            print(f"README.md's set-up block holds {len(found)} commands, not 2", file=sys.stderr)
-            return 2
-        print(found[int(argv[0]) - 1])
-        return 0
     if argv[:1] == ["expect"] and len(argv) == 2:
         printed = Path(argv[1]).read_text(encoding="utf-8")
         if printed.endswith(shown_output(readme)):
             return 0
         print(f"the first command did not print what README.md shows; it printed:\n{printed}", file=sys.stderr)
         return 1
-    print("usage: python3 -m tools.readme_setup 1 | 2 | expect FILE", file=sys.stderr)
+    print("usage: python3 -m tools.readme_setup expect FILE", file=sys.stderr)
     return 2
 
 

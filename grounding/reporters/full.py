@@ -23,6 +23,7 @@ from grounding.model import (
     Status,
     Summary,
     Verdict,
+    code_of,
     shown_shape,
 )
 from grounding.reporters.escape import visible
@@ -35,7 +36,8 @@ _SHOWN = (Status.FLAGGED, Status.UNJUDGEABLE, Status.CONTRACT_UNMET, Status.TRUN
 # The rule an answer's status is reported under, when the status is a finding of its own.
 _STATUS_RULES = {Status.CONTRACT_UNMET: "GR002", Status.UNJUDGEABLE: "GR003", Status.TRUNCATED: "GR004",
                  Status.REFUSED: "GR005"}
-_DERIVED, _EXAMPLE = "GR006", "GR007"  # shown by default, briefly: a computed value and an example need a look
+# shown by default, briefly: a computed value and an example need a look
+_DERIVED, _EXAMPLE = code_of("derived-value"), code_of("example")
 # Errors shown per input file: a file of another format gives one per line; the rest are counted.
 ERRORS_SHOWN_PER_FILE = 10
 _STYLES = {Status.FLAGGED: "bold red", Status.DERIVED: "yellow", Status.GROUNDED: "green",
