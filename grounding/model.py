@@ -60,6 +60,9 @@ class Item:
     stop_reason: str | None = None  # why the model stopped writing this answer, when the record says
     calls: tuple[str, ...] = ()  # the tools an assistant turn called (the tool-call ledger)
     line: int = 0  # the line of the record that holds it, where a conversation spans lines (0: the conversation's)
+    # the assistant's own words with it: text beside its tool calls, its reasoning (§9.24). Read for arithmetic
+    # that checks, never as evidence
+    work: str = ""
 
 
 @dataclass(slots=True)  # not frozen: one per record, and a frozen __init__ costs ~6x (a setattr per field)
@@ -117,7 +120,7 @@ class Status(Enum):
 GROUNDED, DERIVED, FLAGGED = Status.GROUNDED, Status.DERIVED, Status.FLAGGED
 
 
-COMPUTED_VIA = frozenset({"derived", "stated", "listed-total", "date-offset"})
+COMPUTED_VIA = frozenset({"derived", "stated", "listed-total", "date-offset", "shown-earlier"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +131,8 @@ class Finding:
     shape: str
     text: str
     via: str | None = None
-    formula: str | None = None  # derived, stated, listed-total, date-offset
-    matched: str | None = None  # masked, composite, prose-date
+    formula: str | None = None  # derived, stated, listed-total, date-offset, shown-earlier
+    matched: str | None = None  # masked, composite, prose-date; shown-earlier: where the work was written
     at: int = -1  # where text starts in the answer, for showing it in context (-1: not known, a JSON answer)
     note: str | None = None  # of an unsupported value: a search that stopped at its bound (derive.SEARCH_LIMIT)
 

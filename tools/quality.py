@@ -22,14 +22,16 @@ from pathlib import Path
 
 import orjson
 
+from grounding.core.answer.announcing import announcing_words, numbers_before
 from grounding.core.answer.candidates import numbers_written, read_answer
 from grounding.core.engine import check_conversation
+from grounding.core.evidence import announced
 from grounding.core.evidence.derive import CHANCE_BOUND, find_formula
 from grounding.core.evidence.forms import ReadOptions, is_iso_date
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import normalise
+from grounding.core.text.normalise import decimals_written, normalise
 from grounding.core.text.values import NUMBER
 from grounding.model import ANSWER, EVIDENCE, EXEMPT, Status, Summary
 from grounding.transcripts.formats import read_record
@@ -110,11 +112,17 @@ class ChanceMeasurement:
     explained: int = 0
     dates_tried: int = 0  # the same for dates, explained as a stated offset from a date read (§9.19)
     dates_explained: int = 0
+    announced_tried: int = 0  # the same for values in a clause announcing a computation (§9.23's wider search)
+    announced_explained: int = 0
     examples: list[tuple[str, str, str]] = field(default_factory=list)  # (conversation, value, formula)
 
     @property
     def share(self) -> float:
         return self.explained / self.tried if self.tried else 0.0
+
+    @property
+    def announced_share(self) -> float:
+        return self.announced_explained / self.announced_tried if self.announced_tried else 0.0
 
 
 def one_digit_away(value: str) -> list[str]:
@@ -157,6 +165,7 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
                 index.see_exempt(item.text)
         answer = read_answer(final.text, settings)
         named = numbers_written(answer)
+        before = None  # what an announced computation may take (§9.23), read for the first announced value
         offsets = date_offsets.stated_offsets("\n".join(answer.segments)) | index.stated_offsets()
         for candidate in answer.candidates:
             if is_iso_date(candidate.value) and index.is_any_form(candidate.value):
@@ -170,15 +179,27 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
                         result.examples.append((conversation.id or "?", changed, formula))
             if candidate.kind is not NUMBER or not index.has_number(Decimal(candidate.value).copy_abs()):
                 continue
+            announces = announcing_words(candidate, answer) is not None
+            if announces and before is None:
+                before = announced.Before(index, "\n".join(answer.segments))
             for changed in one_digit_away(candidate.value.lstrip("-")):
                 magnitude = Decimal(changed)
                 if index.has_number(magnitude) or index.is_any_form(changed):
                     continue  # read after all: no typo of anything
                 result.tried += 1
-                formula = find_formula(magnitude, index, named - {Decimal(candidate.value).copy_abs()} | {magnitude})
+                own = named - {Decimal(candidate.value).copy_abs()} | {magnitude}
+                formula = find_formula(magnitude, index, own)
                 if formula is not None:
                     result.explained += 1
                     result.examples.append((conversation.id or "?", changed, formula))
+                if announces:
+                    result.announced_tried += 1
+                    if formula is None:
+                        formula, _ = announced.formula_for(magnitude, decimals_written(candidate.text), before,
+                                                           numbers_before(candidate, answer), own)
+                    if formula is not None:
+                        result.announced_explained += 1
+                        result.examples.append((conversation.id or "?", changed, f"{formula} (announced)"))
     return result
 
 
@@ -233,6 +254,9 @@ def _report(split: str, corpus: Path, settings: Settings, no_derived: bool) -> N
         out.write(f"derived search against chance (§9.20), on {split}.jsonl\n"
                   f"  values one digit off a copied value, explained by a formula: "
                   f"{chance.explained}/{chance.tried} ({chance.share:.2%}; bound {CHANCE_BOUND:.0%})\n"
+                  f"  values one digit off a copied value in a clause announcing a computation (§9.23), "
+                  f"explained by a formula: {chance.announced_explained}/{chance.announced_tried} "
+                  f"({chance.announced_share:.2%}; bound {CHANCE_BOUND:.0%})\n"
                   f"  dates one digit off a copied date, explained by a stated offset: "
                   f"{chance.dates_explained}/{chance.dates_tried}\n")
         for conversation, value, formula in chance.examples:

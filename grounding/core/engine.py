@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence.failures import result_failed
 from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
@@ -52,12 +53,15 @@ def check_conversation(conversation: Conversation, settings: Settings,
     named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
     # the tool calls of the current turn (since the last user or system text), kept only when a rule reads them
     ledger = _Ledger() if settings.required_tools or settings.code_tool is not None else None
+    shown = ShownEarlier() if settings.derived else None  # the assistant's own work before each answer (§9.24)
     turn = 0
     results_read = 0
     items = conversation.items
     for position, item in enumerate(items):
         if ledger is not None:
             ledger.see(item)
+        if shown is not None and (item.work or item.call_arguments):
+            _see_work(shown, item, position)
         if item.kind is EVIDENCE:
             results_read += 1
             evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
@@ -73,7 +77,7 @@ def check_conversation(conversation: Conversation, settings: Settings,
                 stage, error = contract.judge(item.text)
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
                 continue
-            verdict = _verdict(item, evidence, settings, contract, attempts)
+            verdict = _verdict(item, evidence, settings, contract, attempts, shown)
             if ledger is not None:
                 verdict = ledger.check(item.text, verdict, settings)
             attempts = []
@@ -87,18 +91,28 @@ def check_conversation(conversation: Conversation, settings: Settings,
             previous = verdict
             yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, turn, item.text,
                                verdict, conversation.input_format)
+            if shown is not None:
+                shown.see(item.text, f"the assistant's answer at item {position + 1}")
             turn += 1
 
 
+def _see_work(shown: ShownEarlier, item: Item, position: int) -> None:
+    """What the assistant wrote with this item, before any answer after it (§9.24)."""
+    if item.work:
+        shown.see(item.work, f"the assistant's own words at item {position + 1}")
+    if item.kind is EVIDENCE and item.call_arguments:
+        shown.see_arguments(item.call_arguments, f"the arguments of its call to {item.tool or 'a tool'}")
+
+
 def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Contract | None,
-             attempts: list[Attempt]) -> Verdict:
+             attempts: list[Attempt], shown: ShownEarlier | None) -> Verdict:
     """Composition, as the seeds order it: a stop is not an answer; then the contract; then the evidence."""
     stop = item.stop_reason
     if stop in STOPS_TRUNCATED or stop in STOPS_REFUSED:
         status = Status.TRUNCATED if stop in STOPS_TRUNCATED else Status.REFUSED
         return Verdict(status, 0, reason=f"the model stopped with {stop!r}: the text is not a finished answer")
     if contract is None:
-        return judge_answer(item.text, index, settings)
+        return judge_answer(item.text, index, settings, shown)
     from grounding.core.contract import Attempt, ContractResult
 
     stage, error = contract.judge(item.text)
@@ -106,7 +120,7 @@ def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Con
     result = ContractResult(stage, error, (*attempts, Attempt(len(attempts) + 1, outcome, stage, error)))
     if stage is not None:
         return Verdict(Status.CONTRACT_UNMET, 0, contract=result)
-    return replace(judge_answer(item.text, index, settings), contract=result)
+    return replace(judge_answer(item.text, index, settings, shown), contract=result)
 
 
 class _Ledger:

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from grounding.core.answer.candidates import read_answer
+from grounding.core.answer import labels
+from grounding.core.answer.candidates import Candidate, read_answer
 from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.reading import read_exempt, read_tool_result
@@ -37,6 +38,7 @@ class Explanation:
     detail: str | None = None  # formula or matched form
     nearest: list[str] = field(default_factory=list)  # for an unsupported value: close read values and where
     typed_in_calls: list[str] = field(default_factory=list)  # an unsupported value the model passed to a tool
+    said_by_model: list[str] = field(default_factory=list)  # …or wrote itself before (its text, reasoning: §9.24)
     snippets: list[str] = field(default_factory=list)  # per source: the tool result's text around it ("" if none)
 
     def as_json(self) -> dict:
@@ -50,6 +52,8 @@ class Explanation:
             entry["nearest"] = self.nearest
             if self.typed_in_calls:
                 entry["only_in_call_arguments"] = self.typed_in_calls
+            if self.said_by_model:
+                entry["only_in_the_models_words"] = self.said_by_model
         return entry
 
     def line(self) -> str:
@@ -57,6 +61,8 @@ class Explanation:
             near = f"; nearest: {', '.join(self.nearest)}" if self.nearest else "; nothing close was read"
             typed = (f"; it appears only in the model's own call arguments: {', '.join(self.typed_in_calls)}"
                      if self.typed_in_calls else "")
+            if self.said_by_model:
+                typed += f"; it appears only in the model's own words: {', '.join(self.said_by_model)}"
             return f"{self.text} ({shown_shape(self.value, self.shape)}) — not found{typed}{near}"
         how = self.status + (f" ({self.detail})" if self.detail else "")
         return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or 'computed'}"
@@ -75,11 +81,15 @@ def explain_answers(conversation: Conversation, verdicts: Mapping[int, Verdict],
     line = conversation.line
     explained: dict[int, list[Explanation]] = {turn: [] for turn in verdicts}
     answers_seen = 0
+    said: list[tuple[int, str]] = []  # what the assistant wrote itself before each answer: (item, text)
     for position, item in enumerate(conversation.items):
+        if item.work:
+            said.append((position, item.work))
         if item.kind is Kind.ANSWER:
             verdict = verdicts.get(answers_seen)
             if verdict is not None and verdict.status in (Status.GROUNDED, Status.DERIVED, Status.FLAGGED):
-                explained[answers_seen] = _explained(item.text, verdict, read, settings)
+                explained[answers_seen] = _explained(item.text, verdict, read, settings, said)
+            said.append((position, item.text))
             answers_seen += 1
             if answers_seen > max(verdicts, default=-1):
                 break
@@ -93,26 +103,39 @@ def explain_answers(conversation: Conversation, verdicts: Mapping[int, Verdict],
 
 
 def _explained(answer_text: str, verdict: Verdict, read: list[tuple[int, Item, Forms]],
-               settings: Settings) -> list[Explanation]:
+               settings: Settings, said: list[tuple[int, str]]) -> list[Explanation]:
     routes = {f.value: f for f in verdict.grounded_via}
     unsupported = {f.value for f in verdict.unsupported}
     examples = {f.value for f in verdict.examples}
     explained = []
     for candidate in read_answer(answer_text, settings).candidates:
         finding = routes.get(candidate.value)
+        if finding is None and candidate.value not in unsupported and candidate.value not in examples:
+            # a label whose value part is unsupported (§9.25): the part is reported in its place
+            part = next((f for f in verdict.unsupported if f.text in candidate.text and f.at >= candidate.at), None)
+            if part is not None:
+                candidate = Candidate(part.value, part.shape, candidate.kind, part.text)
         if candidate.value in unsupported:
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "unsupported",
                                          nearest=_nearest(candidate.value, read),
-                                         typed_in_calls=_in_call_arguments(candidate.value, read)))
+                                         typed_in_calls=_in_call_arguments(candidate.value, read),
+                                         said_by_model=_in_own_words(candidate, said)))
         elif candidate.value in examples:
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "example"))
         else:
             status = finding.via if finding is not None and finding.via else "grounded"
             detail = (finding.formula or finding.matched) if finding else None
-            sources, snippets = _sources(candidate.value, candidate.text, status, detail, read)
+            if finding is not None and finding.formula and finding.matched:  # shown-earlier: where, too
+                detail = f"{finding.formula}, written in {finding.matched}"
+            sources, snippets = _sources(candidate.value, candidate.text, status, detail, read, settings.min_digits)
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, status, sources, detail,
                                          snippets=snippets))
     return explained
+
+
+def _in_own_words(candidate: Candidate, said: list[tuple[int, str]]) -> list[str]:
+    """The items before the answer where the assistant itself wrote the value (at most three)."""
+    return [f"item {position + 1}" for position, text in said if candidate.text in text][:3]
 
 
 def _located(item: Item, line: int) -> Item:
@@ -149,9 +172,12 @@ def _argument_carrying(arguments: str, wanted: set[str]) -> str | None:
 
 
 def _sources(value: str, written: str, via: str, detail: str | None,
-             read: list[tuple[int, Item, Forms]]) -> tuple[list[str], list[str]]:
-    """Where value was read (at most three places), and the tool result's text around it in each."""
+             read: list[tuple[int, Item, Forms]], min_digits: int) -> tuple[list[str], list[str]]:
+    """Where value was read (at most three places), and the tool result's text around it in each (a
+    label's: where its value parts were)."""
     wanted = set(lookup_forms(value))
+    if via == "label":
+        wanted = {normalise(part) for part, _ in labels.parts_of(written, min_digits) or () if _HAS_DIGIT.search(part)}
     snippets: list[str] = []
     if detail and via in ("masked", "composite"):
         wanted |= {part.strip() for part in detail.replace("+", "/").split("/")} if via == "composite" else {detail}
@@ -171,6 +197,7 @@ def _sources(value: str, written: str, via: str, detail: str | None,
     return found, snippets
 
 
+_HAS_DIGIT = re.compile(r"\d")
 # A snippet's reach either side of the value (characters), and the most of a result shown without the value.
 _SNIPPET_REACH = 60
 

@@ -7,18 +7,21 @@ the ``via`` the report shows. A value grounded plainly has no ``via``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 import regex
 
-from grounding.core.answer import arithmetic, examples, masks
+from grounding.core.answer import announcing, arithmetic, examples, labels, masks
 from grounding.core.answer.candidates import Answer, Candidate, read_answer
+from grounding.core.answer.shown_earlier import ShownEarlier
+from grounding.core.evidence import announced
 from grounding.core.evidence.derive import BOUND_NOTE, find_formula
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
+from grounding.core.text.units import written_before_words
 from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, range_ends
 from grounding.model import COMPUTED_VIA, Finding, Verdict, status_of
 
@@ -27,8 +30,9 @@ _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are s
 _YEARS = range(1900, 2101)
 
 
-def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict:
-    """Judge one final answer against the evidence read before it."""
+def judge_answer(text: str, index: EvidenceIndex, settings: Settings, shown: ShownEarlier | None = None) -> Verdict:
+    """Judge one final answer against the evidence read before it (and the work the assistant showed before
+    it, for arithmetic that checks: §9.24)."""
     answer = read_answer(text, settings)
     judging = None  # made for the first value not said verbatim (most answers have none)
     unsupported, grounded_via, example_values = [], [], []
@@ -38,7 +42,7 @@ def judge_answer(text: str, index: EvidenceIndex, settings: Settings) -> Verdict
         index.look_for([form for candidate in pending for form in lookup_forms(candidate.value)])
     for candidate in pending:
         if judging is None:
-            judging = _Judging.of(answer, index, settings)
+            judging = _Judging.of(answer, index, settings, shown)
         finding = _route(candidate, judging)
         if finding is None:
             continue  # grounded plainly
@@ -62,11 +66,13 @@ class _Judging:
     settings: Settings
     work: arithmetic.Computations | None
     examples: examples.Examples
+    shown: ShownEarlier | None
+    before: list = field(default_factory=list)  # what an announced computation may take, once read (§9.23)
 
     @classmethod
-    def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings) -> _Judging:
+    def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings, shown: ShownEarlier | None) -> _Judging:
         work = arithmetic.Computations(answer, _ReadOperands(index), settings.min_digits) if settings.derived else None
-        return cls(answer, index, settings, work, examples.Examples(answer))
+        return cls(answer, index, settings, work, examples.Examples(answer), shown)
 
 
 def _route(candidate: Candidate, judging: _Judging) -> Finding | None:
@@ -85,6 +91,18 @@ def _route(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 # the routes, each named after the via it grounds by (SPEC §7.1's order is ROUTES') ---------------------
+
+
+def _verbatim(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.22: the token as the answer wrote it (``12B``, not its reading 12 billion; ``2b`` of
+    ``2b-parameter``), read letter for letter: a reading may add routes, never take one away."""
+    written = normalise(candidate.text)
+    index = judging.index
+    if written != candidate.value and index.is_plain(written):  # (as the value, route 1 asked already)
+        return _found(candidate, "verbatim")
+    head = written_before_words(written)
+    return _found(candidate, "verbatim") if head is not None and index.is_plain(head) else None
+
 
 
 def _reading(candidate: Candidate, judging: _Judging) -> Finding | None:
@@ -155,9 +173,29 @@ def _composite(candidate: Candidate, judging: _Judging) -> Finding | None:
     return _found(candidate, "composite", matched=joiner.join(parts))
 
 
+def _label(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.25: a snake_case label or a list of attributes, judged by its value parts alone (words and short
+    codes are prose); the first part not grounded is reported in the label's place."""
+    if candidate.shape != "identifier":
+        return None
+    settings = judging.settings
+    parts = labels.parts_of(candidate.text, settings.min_digits)
+    if parts is None:
+        return None
+    for part, offset in parts:
+        classified = settings.classify(normalise(part))
+        if classified is None or judging.index.says_verbatim(classified.value):
+            continue
+        if not grounded_by_early_routes(classified.value, classified.kind, part, judging.index):
+            at = candidate.at + offset if candidate.at >= 0 else -1
+            return Finding(classified.value, classified.shape, part, at=at)
+    return _found(candidate, "label")
+
+
 def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """Routes 9 and 10 (§9.7, §9.9): a computation the answer writes (stated, listed-total), then a formula
-    over operands (derived)."""
+    """Routes 9 and 10 (§9.7, §9.9, §9.23, §9.24): a computation the answer writes (stated, listed-total), one
+    the assistant wrote before it (shown-earlier), then a formula over operands (derived), wider for a value
+    the answer announces as computed."""
     work = judging.work
     if work is None or candidate.kind is not NUMBER or masks.all_masked(candidate, judging.answer):
         return None
@@ -167,8 +205,31 @@ def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
         return _found(candidate, *stated)
     if work.is_refuted(magnitude) or reads_as_year(candidate):
         return None
+    shown = judging.shown
+    if shown is not None:
+        earlier = shown.stated(magnitude, _ReadOperands(judging.index), judging.settings)
+        if earlier is not None:
+            return Finding(candidate.value, candidate.shape, candidate.text, "shown-earlier", formula=earlier[0],
+                           matched=earlier[1], at=candidate.at)
+        if shown.refutes(magnitude, _ReadOperands(judging.index), judging.settings):
+            return None
     formula = find_formula(magnitude, judging.index, work.named, work.bounded)
+    if formula is None and announcing.announcing_words(candidate, judging.answer) is not None:
+        formula = _announced(candidate, magnitude, judging)
     return None if formula is None else _found(candidate, "derived", formula)
+
+
+def _announced(candidate: Candidate, magnitude: Decimal, judging: _Judging) -> str | None:
+    """§9.23: the wider search for a value the answer announces as a computation."""
+    if not judging.before:  # read once per answer, the first time a value is announced
+        judging.before.append(announced.Before(judging.index, "\n".join(judging.answer.segments)))
+    work = judging.work
+    assert work is not None  # (_computed asked)
+    formula, bounded = announced.formula_for(magnitude, decimals_written(candidate.text), judging.before[0],
+                                             announcing.numbers_before(candidate, judging.answer), work.named)
+    if bounded:
+        work.bounded.add(magnitude)
+    return formula
 
 
 def _date_offset(candidate: Candidate, judging: _Judging) -> Finding | None:
@@ -189,7 +250,7 @@ def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
-    _reading, _sign_or_rounded, _range, _prose_date, _masked, _composite, _computed, _date_offset, _example,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _composite, _computed, _date_offset, _example,
 )
 
 

@@ -29,19 +29,21 @@ def test_dev_counts_are_pinned(dev):
     assert dev.final_candidates == 307
     # 26 answers before §9.19: users who asked to move a flight "to the next day" or "by one day" got the
     # date a day after the one read, in that answer and in the turns after it
-    assert (dev.flagged_answers, dev.flagged_values) == (6, 6)
-    assert dev.derived_answers == 22 and dev.examples == 0
+    # 6 before §9.24: the $17,021 the model summed in a think call's arguments, then stated
+    assert (dev.flagged_answers, dev.flagged_values) == (5, 5)
+    assert dev.derived_answers == 23 and dev.examples == 0
 
 
-def test_dev_only_the_invented_total_is_flagged_among_final_answers(dev):
-    # $17,021: a sum over five reservations the model worked out in a tool call and never wrote down
-    assert dev.flagged_finals == [("tau1-gpt-4o-airline/34", ["$17,021"])]
+def test_dev_no_final_answer_is_flagged(dev):
+    # $17,021, flagged before §9.24: the model summed four reservations' read prices in a think call's
+    # arguments ("Total cost = $402 + $306 + $308 + $16005 = $17021"), arithmetic that checks, then stated it
+    assert dev.flagged_finals == []
 
 
 def test_dev_routes_are_pinned(dev):
     assert dict(dev.via) == {
         "component": 14, "date-part": 568, "date-offset": 34, "derived": 2, "listed-total": 2, "masked": 7,
-        "prose-date": 14, "sign": 8,
+        "prose-date": 14, "shown-earlier": 1, "sign": 8,
     }
 
 
@@ -67,13 +69,16 @@ def test_dev2_counts_are_pinned(dev2):
     # two years and two coincidental sums no longer explained by arithmetic (§9.20); train numbers printed
     # after an escaped line break ("\nG101") read, and journey times written 5h59m where a timetable says
     # 05:59 (210 values flagged before)
-    assert (dev2.flagged_answers, dev2.flagged_values) == (45, 176)
+    # 176 before §9.25: "Ave/59th" (an address, "5th Ave/59th St") is a list of short parts, no value
+    assert (dev2.flagged_answers, dev2.flagged_values) == (45, 175)
 
 
 def test_dev2_routes_are_pinned(dev2):
     assert dict(dev2.via) == {
-        "component": 5, "composite": 1, "date-offset": 2, "date-part": 73, "derived": 1, "prose-date": 5, "range": 6,
-        "rounded": 28, "sign": 2, "stated": 1, "unit": 13,
+        # §9.22 asks first for the token as written: 8 values read as a unit or a prose date before
+        # ("1980s", "1080p", "158-year-old", "1st January 2022") are the tool's tokens letter for letter
+        "component": 5, "composite": 1, "date-offset": 2, "date-part": 73, "derived": 1, "label": 1, "prose-date": 4,
+        "range": 6, "rounded": 28, "sign": 2, "stated": 1, "unit": 6, "verbatim": 8,
     }
 
 
@@ -84,13 +89,18 @@ def test_every_injected_value_of_dev2_is_flagged(derived):
     assert (injected.mutated_flagged, injected.lines) == (46, 46)
 
 
-@pytest.mark.parametrize(("split", "tried", "explained", "dates"),
-                         [("dev", 179, 0, (270, 6)), ("dev2", 712, 1, (144, 1))])
-def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, tried, explained, dates):
+@pytest.mark.parametrize(("split", "tried", "explained", "dates", "announced"),
+                         [("dev", 179, 0, (270, 6), (49, 0)), ("dev2", 712, 1, (144, 1), (50, 0))])
+def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, tried, explained, dates, announced):
     # before §9.20 the search explained 6 of dev's 179 (3.4%) and 89 of dev2's 675 (13.2%)
     chance = measure_chance(CORPUS / f"{split}.jsonl", build_settings())
     assert (chance.tried, chance.explained) == (tried, explained)
     assert chance.share < CHANCE_BOUND
+    # the same values where their clause announces a computation (§9.23's wider search): a near-copy of a
+    # read number is explained only where the answer writes both operands (without that refusal, dev2's
+    # "3001 = 1 + 500 + 2500" beside a read 3000 was: 1 of 50)
+    assert (chance.announced_tried, chance.announced_explained) == announced
+    assert chance.announced_share < CHANCE_BOUND
     # a date one digit off a read date is a day after it: where a user asked for "the next day" (dev: 6 of
     # 270), such a typo passes as that day; pinned so that it does not grow unseen
     assert (chance.dates_tried, chance.dates_explained) == dates

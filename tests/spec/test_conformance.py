@@ -2,8 +2,8 @@
 
 The public cases (``../shared/conformance``, v3: all of §9 to rule 13) through their own runner; two of
 them are changed on purpose by rules 14 and 16, and only those two may disagree. The cases of this
-project for rules 14–20 (``tests/conformance/rules_14_20.jsonl``, in the same format) run without the
-shared folder, judged here the way the shared runner judges.
+project for rules 14–20 and 21–25 (``tests/conformance/rules_14_20.jsonl``, ``rules_21_25.jsonl``, in the same
+format) run without the shared folder, judged here the way the shared runner judges.
 """
 
 import json
@@ -13,11 +13,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO, SHARED, needs_shared
 
 RUNNER = SHARED / "conformance" / "run_conformance.py"
-OWN_CASES = REPO / "tests" / "conformance" / "rules_14_20.jsonl"
-COMPUTED_VIA = {"derived", "stated", "listed-total", "date-offset"}
+OWN_CASES = {  # each file of this project's cases, and the rules it has a group of cases for
+    REPO / "tests" / "conformance" / "rules_14_20.jsonl": 7,
+    REPO / "tests" / "conformance" / "rules_21_25.jsonl": 5,
+}
+COMPUTED_VIA = {"derived", "stated", "listed-total", "date-offset", "shown-earlier"}
+RUNNER_COMPUTED_VIA = {"derived", "stated", "listed-total"}  # the runner predates §9.19 and §9.24
 
 # Public cases the new rules change, each with the rule that changes it (named in the closing note):
 CHANGED_ON_PURPOSE = {
@@ -40,13 +45,14 @@ def test_every_public_case_agrees_but_those_the_new_rules_change():
     assert f"conformance: {91 - len(CHANGED_ON_PURPOSE)}/91 cases agree" in proc.stdout
 
 
-def _own_cases() -> list[dict]:
-    return [json.loads(line) for line in OWN_CASES.read_text().splitlines() if line.strip()]
+def _own_cases(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def test_the_cases_for_rules_14_to_20_agree(tmp_path):
-    cases = _own_cases()
-    assert len({case["rule"] for case in cases}) == 7  # one group per rule, 14 to 20
+@pytest.mark.parametrize("path", OWN_CASES, ids=lambda path: path.stem)
+def test_this_projects_cases_agree(tmp_path, path):
+    cases = _own_cases(path)
+    assert len({case["rule"] for case in cases}) == OWN_CASES[path]  # one group per rule
     transcript = tmp_path / "cases.jsonl"
     transcript.write_text("".join(json.dumps({"id": c["id"], "messages": c["messages"]}) + "\n" for c in cases))
     proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(transcript), "--format", "json"],
@@ -66,12 +72,14 @@ def test_the_cases_for_rules_14_to_20_agree(tmp_path):
 
 
 @needs_shared
-def test_the_shared_runner_reads_the_cases_for_rules_14_to_20():
-    # the runner predates §9.19, so it takes a date-offset answer for grounded: those two alone differ
+@pytest.mark.parametrize("path", OWN_CASES, ids=lambda path: path.stem)
+def test_the_shared_runner_reads_this_projects_cases(path):
+    # the runner predates §9.19 and §9.24, so it takes a date-offset or shown-earlier answer for grounded, not
+    # derived: those alone differ
     env = dict(os.environ, GROUND_CMD=f"{sys.executable} -m grounding")
-    proc = subprocess.run([sys.executable, str(RUNNER), "--cases", str(OWN_CASES), "-v"], capture_output=True,
+    proc = subprocess.run([sys.executable, str(RUNNER), "--cases", str(path), "-v"], capture_output=True,
                           text=True, env=env)
     disagree = set(re.findall(r"^DISAGREE (\S+)", proc.stdout, re.MULTILINE))
-    offsets = {c["id"] for c in _own_cases() if "date-offset" in c["expect_via_v3"].values()}
-    assert disagree == offsets, proc.stdout[-3000:]
-    assert Path(OWN_CASES).exists()
+    newer = {c["id"] for c in _own_cases(path)
+             if (COMPUTED_VIA - RUNNER_COMPUTED_VIA) & set(c["expect_via_v3"].values())}
+    assert disagree == newer, proc.stdout[-3000:]

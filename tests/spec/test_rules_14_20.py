@@ -24,7 +24,7 @@ def candidates(answer: str) -> list[tuple[str, str]]:
         ({"lunch": "noon"}, "lunch at 12:00 PM", [], {"12:00pm": "date-part"}),
         # refused: another time, the other half of the day, midnight for noon
         ({"hours": "8:0-15:30"}, "opens 8:15 AM", ["8:15am"], {}),
-        ({"table": "T-4471", "at": "08:00"}, "T-4471 at 8:00 PM", ["8:00pm"], {}),
+        ({"table": "T-4471", "at": "08:00", "last_seating": "22:00"}, "T-4471 at 8:00 PM", ["8:00pm"], {}),
         ({"t": "2024-05-14T16:03:16Z"}, "at 4:03am", ["4:03am"], {}),
         ({"lunch": "noon"}, "at 12:00 AM", ["12:00am"], {}),
     ],

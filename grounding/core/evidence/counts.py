@@ -98,3 +98,28 @@ def _names_a_count(key: str) -> bool:
     lowered = key.lower()
     return any(lowered == name or lowered.startswith((name + "_", "num_", "number_of_")) or lowered.endswith(
         ("_" + name, "_count")) for name in _COUNT_KEYS)
+
+
+# Counts said in words that only an announced computation takes as a factor (§9.23): "weekly" is seven days,
+# "both" two of something. A number word stands for its count wherever it is written.
+_COUNT_IN_WORDS = re.compile(
+    r"\b(?:(?P<week>weekly|a\s+week|per\s+week|each\s+week|seven\s+days)|(?P<fortnight>fortnight(?:ly)?)"
+    r"|(?P<dozen>dozen)|(?P<pair>both|a\s+pair|twice)"
+    r"|(?P<number>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\b",
+    re.IGNORECASE,
+)
+_IN_WORDS = {"week": 7, "fortnight": 14, "dozen": 12, "pair": 2}
+
+
+def counts_in_words(text: str) -> set[int]:
+    """The counts text states in words, for an announced computation (§9.23): ``a week`` and ``weekly`` are
+    7, ``a fortnight`` 14, ``a dozen`` 12, ``both`` and ``a pair`` 2, and each number word two to twelve.
+
+    >>> sorted(counts_in_words("Weekly cost for both rooms, three nights, a dozen eggs, 5 days"))
+    [2, 3, 7, 12]
+    """
+    found = set()
+    for match in _COUNT_IN_WORDS.finditer(text):
+        group = match.lastgroup
+        found.add(_WORDS[match.group().lower()] if group == "number" else _IN_WORDS[group])
+    return found

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import chain
 
-from grounding.core.evidence import counts, verbatim
+from grounding.core.evidence import verbatim
 from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.operands import Operands
 from grounding.core.evidence.reading import (
@@ -31,9 +31,9 @@ from grounding.core.evidence.reading import (
     seen_of,
 )
 from grounding.core.evidence.said import Said
+from grounding.core.evidence.stated import Stated
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.evidence.totals import Totals
-from grounding.core.text import date_offsets
 from grounding.core.text.normalise import exponent_of, lookup_forms, normalise, spell
 
 _WHOLE_SEPARATOR = "\x00"
@@ -73,13 +73,9 @@ class EvidenceIndex:
         self._totals: Totals | None = None
         self._wholes: set[str] | None = None
         self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
-        # Every piece seen, as (text, document): the counts it states are read only if a multiple asks (§9.20)
-        self._count_sources: list[tuple[str, object]] = []
-        self._exempt_texts: list[str] = []  # the user's and the app's texts
-        self._offsets: set[int] = set()  # the date offsets they state (§9.19), read from the first _offsets_read
-        self._offsets_read = 0
-        self._counts: set[int] = set()
-        self._counted = 0  # how many of _count_sources _counts was read from
+        # Every piece seen: the counts and offsets it states are read only if a rule asks (§9.19, §9.20, §9.23)
+        self.stated = Stated()
+        self._anywhere: tuple[tuple[int, int], set[str]] = ((0, 0), set())  # (sizes it was made at, numbers)
 
     # growing ------------------------------------------------------------------------------------------
 
@@ -88,14 +84,13 @@ class EvidenceIndex:
     ) -> None:
         """A tool result: seen now, read when a question needs it."""
         examined = examine_result(text, self.options, is_error, arguments, document)
-        self._count_sources.append((text, None if examined.failed else examined.document))
+        self.stated.see(text, None if examined.failed else examined.document)
         seen = seen_of(examined)
         self._keep(examined, seen)
 
     def see_exempt(self, text: str) -> None:
         """User text or a system prompt (§5.2)."""
-        self._count_sources.append((text, None))
-        self._exempt_texts.append(text)
+        self.stated.see(text, exempt=True)
         self._keep(text, verbatim.see_text(text))
 
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
@@ -298,6 +293,14 @@ class EvidenceIndex:
         at = bisect.bisect_left(numbers, low)
         return at < len(numbers) and numbers[at] <= high
 
+    def numbers_anywhere(self) -> set[str]:
+        """Every operand and every number the user's and the app's texts write (§9.23), remade only when
+        either has grown (a conversation of many answers asks again and again)."""
+        operands, written = self.operand_values(), self.stated.exempt_numbers(self.options)
+        if self._anywhere[0] != (len(operands), len(written)):
+            self._anywhere = ((len(operands), len(written)), written.union(operands))
+        return self._anywhere[1]
+
     def operand_values(self) -> dict[str, Decimal]:
         """Every operand of §9.7 by spelling, in no particular order (each value worked out once)."""
         self._read_operands()
@@ -315,22 +318,11 @@ class EvidenceIndex:
 
     def stated_offsets(self) -> set[int]:
         """The day offsets the user's and the app's texts state (§9.19), each text read once."""
-        if self._offsets_read < len(self._exempt_texts):
-            for text in self._exempt_texts[self._offsets_read :]:
-                self._offsets |= date_offsets.stated_offsets(text)
-            self._offsets_read = len(self._exempt_texts)
-        return self._offsets
+        return self.stated.offsets()
 
     def stated_counts(self) -> set[int]:
         """The counts 2–12 stated by everything seen (§9.20), tool results and exempt text alike."""
-        sources = self._count_sources
-        if self._counted < len(sources):
-            for text, document in sources[self._counted :]:
-                self._counts |= counts.counts_in_text(text)
-                if isinstance(document, (dict, list)):
-                    self._counts |= counts.counts_in_document(document)
-            self._counted = len(sources)
-        return self._counts
+        return self.stated.counts()
 
     def operands(self) -> dict[str, Decimal]:
         """Operands of §9.7 by spelling, in a stable order: by value, then by spelling."""

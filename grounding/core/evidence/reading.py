@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from grounding import json_exact
@@ -26,13 +27,14 @@ from grounding.core.evidence.leaves import (
     strings_of,
     walk,
 )
-from grounding.core.evidence.token_readings import TokenReader
+from grounding.core.evidence.token_readings import TokenReader, either_half
 from grounding.core.text.dates import MONTHS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.tokens import runs
 from grounding.core.text.units import SCALE_WORDS, scaled_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
+_HAS_OWN_HALF = attrgetter("own_half")
 
 
 
@@ -45,9 +47,9 @@ _MONTH_TOKENS = frozenset(
     for spelled in (name.capitalize(), name.upper())
     for dot in ("", ".")
 )
-_MERIDIEM_TOKENS = frozenset(
-    spelled for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.", "noon", "midnight")
-    for spelled in (word, word.upper(), word.capitalize())
+_MERIDIEM_TOKENS = frozenset(  # as a run of the text is cut, with the punctuation after it ("8:00 AM, lunch")
+    spelled + mark for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.", "noon", "midnight")
+    for spelled in (word, word.upper(), word.capitalize()) for mark in ("", ",", ";", ":", ")", "!", "?", '"')
 )
 _READERS: dict[tuple[int, bool], TokenReader] = {}
 
@@ -89,6 +91,8 @@ class _Reader:
             if self.typed and operands:
                 forms.operands |= numbers
         meridiem = not distinct.isdisjoint(_MERIDIEM_TOKENS) or any(r.meridiem for r in readings)
+        if readings and any(map(_HAS_OWN_HALF, readings)):
+            forms.date.update(either_half(unescaped(text), readings, meridiem))
         if meridiem or not distinct.isdisjoint(_MONTH_TOKENS):
             self.prose(text, meridiem)
         if not distinct.isdisjoint(SCALE_WORDS):
@@ -161,10 +165,15 @@ def unescaped(text: str) -> str:
 _ESCAPED_BREAK = re.compile(r"\\+[nrt]")
 
 
-def read_exempt(text: str, options: ReadOptions) -> Forms:
-    """User text or a system prompt: grounds like a text result, but lends no operands (§5.2)."""
+def read_exempt(text: str, options: ReadOptions, *, numbers_only: bool = False) -> Forms:
+    """User text or a system prompt: grounds like a text result, but lends no operands (§5.2); with
+    numbers_only, only the numbers it writes are read (all §9.23 asks of it)."""
     forms = Forms()
-    _Reader(forms, options, typed=False).text(text)
+    reader = _Reader(forms, options, typed=False)
+    if numbers_only:
+        reader.text_numbers(text)
+    else:
+        reader.text(text)
     return forms
 
 

@@ -9,11 +9,12 @@ into an index is a few calls into C.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain
 from typing import Any, NamedTuple
 
-from grounding.core.text.dates import date_parts, duration_as_clock
+from grounding.core.text.dates import date_parts, duration_as_clock, halves, halves_written
 from grounding.core.text.normalise import (
     ASCII_LETTERS,
     LEADING_MARKS,
@@ -51,6 +52,11 @@ class TokenReading(NamedTuple):
     component: tuple[str, ...]  # the token itself when it has joiners: its components are read on demand
     numbers: tuple[str, ...]  # canonical spellings of the absolute values of its numbers (with a unit or not)
     meridiem: bool  # "7am": a 12-hour time may be written here
+    # a bare 3:15 is either half (§9.21), which the text it stands in decides (either_half): its forms with AM/PM
+    # as a morning time, and those of its other half
+    own_half: tuple[str, ...] = ()
+    other_half: tuple[str, ...] = ()
+    on_24_hour_clock: bool = False  # a bare time with an hour 0 or 13–23
 
 
 class TokenReader:
@@ -124,7 +130,10 @@ class TokenReader:
         if len(present) <= 1:
             return present[0] if present else None
         columns = zip(*(reading[:5] for reading in present))  # plain, unit, date, component, numbers
-        return TokenReading._make((*map(tuple, map(chain.from_iterable, columns)), any(r.meridiem for r in present)))
+        return TokenReading._make((*map(tuple, map(chain.from_iterable, columns)), any(r.meridiem for r in present),
+                                   tuple(chain.from_iterable(r.own_half for r in present)),
+                                   tuple(chain.from_iterable(r.other_half for r in present)),
+                                   any(r.on_24_hour_clock for r in present)))
 
     def _read_token(self, raw: str) -> TokenReading | None:
         value = self._value(raw)
@@ -141,7 +150,10 @@ class TokenReader:
         if ":" in value or "-" in value:
             parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
             if parts:
-                return TokenReading(plain, (), parts, (), (), meridiem)
+                own, other, clock = halves(value) if ":" in value else ((), (), False)
+                if own:  # its AM/PM forms are the text's to give (either_half), not the token's
+                    parts = tuple(form for form in parts if form[-1] != "m")
+                return TokenReading(plain, (), parts, (), (), meridiem, own, other, clock)
         if value[-1] == "m" and "h" in value:
             clock = duration_as_clock(value)  # 5h59m grounds 05:59, as 05:59 grounds 5h59m
             if clock is not None:
@@ -150,6 +162,18 @@ class TokenReader:
         pending = (value,) if _JOINER_RUN.search(value) else ()
         return TokenReading(plain, (), (), pending, (), meridiem)
 
+
+
+def either_half(text: str, readings: list[TokenReading], meridiem: bool) -> Iterable[str]:
+    """§9.21: the AM/PM forms of text's bare 12-hour times, of both halves (3:15 is 3:15 AM or 3:15 PM), of
+    the morning alone where the text writes a bare time on the 24-hour clock (15:15 or 0:30 beside it says
+    3:15 is the morning); where the text writes AM/PM, only of its times without one after them (a token's
+    reading cannot tell where the token stands, and 9:40 PM is no 9:40 AM)."""
+    both = not any(reading.on_24_hour_clock for reading in readings)
+    if meridiem:
+        return halves_written(text, both=both)
+    own = chain.from_iterable(reading.own_half for reading in readings)
+    return chain(own, chain.from_iterable(reading.other_half for reading in readings)) if both else own
 
 
 def _may_begin_number(run: str) -> bool:

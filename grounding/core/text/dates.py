@@ -32,6 +32,12 @@ _TWELVE_HOUR = LazyPattern(
     regex.compile, r"(?<![\d:.])(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*([ap])\.?m\b\.?", regex.IGNORECASE
 )
 _DAY_MARKER = LazyPattern(regex.compile, r"[-+]\d{1,2}")
+# A time, or a range of two, standing as a token with no AM/PM after it (§9.21)
+_BARE_TIME = LazyPattern(
+    regex.compile,
+    r"(?<![\w:.\-/])\d{1,2}:\d{1,2}(?::\d{2})?(?:[-/]\d{1,2}:\d{1,2}(?::\d{2})?)?(?![\w:]|\.\d|\s*[ap]\.?m\b)",
+    regex.IGNORECASE,
+)
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 MONTHS = {
@@ -210,6 +216,51 @@ def time_forms(hour: int, minute: str, second: str | None) -> Iterator[str]:
     for spelled in (f"{twelve}:{minute}", f"{twelve:02d}:{minute}"):
         yield spelled
         yield spelled + meridiem
+
+
+def halves(value: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """A time (or a range of two) written on its own in a token with no half of the day (§9.21): its forms
+    with AM/PM as a morning time (own), the forms of its other half (other), and whether it is written on
+    the 24-hour clock (an hour 0 or 13–23), which says the text it stands in keeps to one clock. A time
+    with an offset or a day marker is a schedule's, read as written: no halves.
+
+    >>> own, other, _ = halves("3:15")
+    >>> sorted(set(own)), sorted(set(other))
+    (['03:15am', '3:15am'], ['03:15', '03:15pm', '15:15', '3:15', '3:15pm'])
+    >>> halves("15:15"), halves("3:15+1"), halves("2024-05-14t03:15")
+    (((), (), True), ((), (), False), ((), (), False))
+    >>> "12:30am" in halves("12:30")[1], halves("7:0-15:30")
+    (True, ((), (), True))
+    """
+    matches = [_TIME_ONLY.fullmatch(end) for end in range_ends(value) or (value,)]
+    if not all(matches):
+        return (), (), False
+    if any(int(match.group(1)) == 0 or 13 <= int(match.group(1)) <= 23 for match in matches):
+        return (), (), True
+    if any(match.group(4) for match in matches):
+        return (), (), False  # an offset or a day marker: a schedule's clock, read as written
+    own: list[str] = []
+    other: list[str] = []
+    for match in matches:
+        hour, minute, second = int(match.group(1)), match.group(2), match.group(3)
+        if 1 <= hour <= 12 and int(minute) <= 59:
+            own.extend(form for form in time_forms(hour, minute.zfill(2), second) if form[-1] == "m")
+            other.extend(time_forms((hour + 12) % 24, minute.zfill(2), second))
+    return tuple(own), tuple(other), False
+
+
+def halves_written(text: str, *, both: bool = True) -> Iterator[str]:
+    """halves' forms, its own and (both) its other, of each time text writes without AM/PM after it: in a
+    text that writes AM/PM, a time it gives a half keeps that half alone.
+
+    >>> sorted(set(halves_written("opens 8:00 AM, lunch 1:30, T03:15")))
+    ['01:30', '01:30am', '01:30pm', '13:30', '1:30', '1:30am', '1:30pm']
+    """
+    for match in _BARE_TIME.finditer(text):
+        own, other, _ = halves(match.group())
+        yield from own
+        if both:
+            yield from other
 
 
 def twelve_hour_times(text: str) -> Iterator[str]:

@@ -40,10 +40,13 @@ _WITH_TAIL = re.compile(
     r"(?P<joiner>[-/]?)(?P<unit>[^\W\d_]+)(?:/(?P<second>[^\W\d_]+))?"
 )
 
-# A number (with an ordinal tail or not) joined by "-" to words of letters only: 21-year-old, 17th-century (§9.17)
+# A number (with an ordinal tail, a unit or a scale, or not) joined by "-" to words of letters only:
+# 21-year-old, 17th-century (§9.17), 12x-zoom, 10gb-plan, 2b-parameter (§9.25)
 _WITH_WORDS = re.compile(
-    r"(?P<number>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:st|nd|rd|th)?-[^\W\d_]{2,}(?:-[^\W\d_]+)*"
+    r"(?P<head>(?P<number>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:st|nd|rd|th|(?P<unit>[^\W\d_]+))?)"
+    r"-[^\W\d_]{2,}(?:-[^\W\d_]+)*"
 )
+_SCALE_LETTERS = frozenset("kmb")
 
 
 def split_unit(value: str) -> str | None:
@@ -60,13 +63,36 @@ def split_unit(value: str) -> str | None:
 
 
 def number_with_words(value: str) -> str | None:
-    """The number of a normalised number joined by "-" to words of letters (§9.17), or None.
+    """The number of a normalised number joined by "-" to words of letters (§9.17), or None; a number with
+    a unit before the words is judged on its number too (§9.25).
 
     >>> [number_with_words(v) for v in ["21-year-old", "17th-century", "12-race", "1000-mile", "40213-rma2", "12-k"]]
     ['21', '17', '12', '1000', None, None]
+    >>> [number_with_words(v) for v in ["12x-zoom", "10gb-plan", "7c-suite", "4xgccm-code"]]
+    ['12', '10', None, None]
     """
-    words = _WITH_WORDS.fullmatch(value) if "-" in value else None
-    return None if words is None else words.group("number")
+    words = _words_after_number(value)
+    return None if words is None or words.group("unit") not in _HEAD_UNITS else words.group("number")
+
+
+def written_before_words(value: str) -> str | None:
+    """The number as written before a number with words' words, its unit or scale kept (``2b`` of
+    ``2b-parameter``): what §9.22 looks for letter for letter. None when value has no such words.
+
+    >>> written_before_words("2b-parameter"), written_before_words("21-year-old"), written_before_words("x-1")
+    ('2b', '21', None)
+    """
+    words = _words_after_number(value)
+    if words is None or words.group("unit") not in _HEAD_UNITS and words.group("unit") not in _SCALE_LETTERS:
+        return None
+    return words.group("head")
+
+
+def _words_after_number(value: str) -> re.Match | None:
+    return _WITH_WORDS.fullmatch(value) if "-" in value and value[:1] in _NUMBER_FIRST else None
+
+
+_NUMBER_FIRST = frozenset("+-0123456789")
 
 
 def _is_unit(match: re.Match) -> bool:
@@ -78,6 +104,7 @@ def _is_unit(match: re.Match) -> bool:
 
 SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 SCALE_WORDS = frozenset(spelled for word in SCALES for spelled in (word, word.capitalize(), word.upper()))
+_HEAD_UNITS = UNITS | {None}  # no unit before the words, or one on the list (a scale letter is no unit)
 _SCALED = re.compile(
     r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s+(thousand|million|billion|trillion)\b", re.IGNORECASE
 )

@@ -53,7 +53,7 @@ def read(record: object, source: str, line: int) -> Conversation:
             item = _assistant_item(blocks, calls)
             stop = message.get("stop_reason")
             if item.kind is ANSWER and isinstance(stop, str):
-                item = Item(ANSWER, item.text, stop_reason=stop)
+                item = Item(ANSWER, item.text, stop_reason=stop, work=item.work)
             items.append(item)
         else:
             raise RecordError(f"messages[{index}] has role {role!r}; expected user or assistant")
@@ -94,18 +94,20 @@ def _user_items(blocks: list[dict], calls: dict[str, tuple[object, str | None]])
 
 
 def _assistant_item(blocks: list[dict], calls: dict[str, tuple[object, str | None]]) -> Item:
-    texts, made_calls, names = [], False, []
+    texts, made_calls, names, thoughts = [], False, [], []
     for block in blocks:
         if _is_text_block(block):
             texts.append(block["text"])
+        elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+            thoughts.append(block["thinking"])
         elif block.get("type") == "tool_use":
             made_calls = True
             names.append((None, block.get("name"), None))
             if isinstance(block.get("id"), str):
                 calls[block["id"]] = (block.get("name"), arguments_text(block.get("input")))
     if made_calls:
-        return calls_item(names)
-    return Item(ANSWER, "\n".join(texts))
+        return calls_item(names, work="\n".join(thoughts + texts))
+    return Item(ANSWER, "\n".join(texts), work="\n".join(thoughts))
 
 
 def _result_texts(content: object) -> list[str]:

@@ -49,20 +49,21 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
     items: list[Item] = []
     ledger = CallLedger()
     turn_texts: list[str] = []
+    turn_thoughts: list[str] = []  # its thinking blocks: work shown (§9.24), never an answer
     turn_calls: list[tuple[object, object, str | None]] = []
     turn_id: object = None
     turn_line = 0  # the line of the turn's first text: where its answer is reported
 
     def close_turn() -> None:
-        nonlocal turn_texts, turn_calls, turn_id, turn_line
+        nonlocal turn_texts, turn_thoughts, turn_calls, turn_id, turn_line
         if turn_id is None:
             return
         if turn_calls:
             ledger.add_turn(turn_calls)
-            items.append(calls_item(turn_calls))
+            items.append(calls_item(turn_calls, work="\n".join(turn_thoughts + turn_texts)))
         else:
-            items.append(Item(Kind.ANSWER, "\n".join(turn_texts), line=turn_line))
-        turn_texts, turn_calls, turn_id, turn_line = [], [], None, 0
+            items.append(Item(Kind.ANSWER, "\n".join(turn_texts), line=turn_line, work="\n".join(turn_thoughts)))
+        turn_texts, turn_thoughts, turn_calls, turn_id, turn_line = [], [], [], None, 0
 
     for line, record in records:
         message = record["message"]
@@ -77,6 +78,8 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
                 if block.get("type") == "text" and isinstance(block.get("text"), str):
                     turn_texts.append(block["text"])
                     turn_line = turn_line or line
+                elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+                    turn_thoughts.append(block["thinking"])
                 elif block.get("type") == "tool_use":
                     turn_calls.append((block.get("id"), block.get("name"), arguments_text(block.get("input"))))
             continue

@@ -189,6 +189,7 @@ class CallLedger:
         return Call(name, None)
 
 
-def calls_item(calls: list[tuple[object, object, str | None]]) -> Item:
-    """An assistant turn that called tools: it grounds nothing, and its calls go to the ledger."""
-    return Item(NEITHER, "", calls=tuple([name for _, name, _ in calls if isinstance(name, str)]))
+def calls_item(calls: list[tuple[object, object, str | None]], work: str = "") -> Item:
+    """An assistant turn that called tools: it grounds nothing, and its calls go to the ledger; work is what
+    the assistant wrote beside them (its text, its reasoning: read for arithmetic only, §9.24)."""
+    return Item(NEITHER, "", calls=tuple([name for _, name, _ in calls if isinstance(name, str)]), work=work)

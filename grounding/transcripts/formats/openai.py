@@ -50,7 +50,8 @@ def read(record: object, source: str, line: int) -> Conversation:
                 items.append(Item(ANSWER, _joined_text(content, index),
                                   stop_reason=stop if isinstance(stop, str) else None))
             else:
-                items.append(Item(NEITHER, "", calls=tuple([n for _, _, n in found if isinstance(n, str)])))
+                items.append(Item(NEITHER, "", calls=tuple([n for _, _, n in found if isinstance(n, str)]),
+                                  work=_joined_text(content, index) if content else ""))
                 calls, results_since_calls = found, 0
         elif role in ("tool", "function"):
             tool, arguments = _answered_call(message, calls, results_since_calls)

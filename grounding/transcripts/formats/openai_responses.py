@@ -76,12 +76,20 @@ def read(record: object, source: str, line: int) -> Conversation:
             items.extend(result_items(entry.get("output"), arguments=entry.get("arguments")))
         elif kind == "message":
             items.append(_message(entry, sequence, position))
+        elif kind == "reasoning":
+            items.append(Item(Kind.NEITHER, "", work=_reasoning_text(entry)))
     unjudgeable = None
     for key in ("previous_response_id", "conversation"):
         if body.get(key):
             unjudgeable = (f"{key} {body[key]!r}: the earlier turns, and their tool results, are held by the "
                            "API and not in this record")
     return Conversation(source, line, conversation_id_in(body, "metadata"), tuple(items), "openai-responses", unjudgeable=unjudgeable)
+
+
+def _reasoning_text(entry: dict) -> str:
+    """A reasoning item's summary and its reasoning text, where the record keeps them (§9.24's work shown)."""
+    parts = [part for key in ("summary", "content") if isinstance(entry.get(key), list) for part in entry[key]]
+    return "\n".join(part["text"] for part in parts if isinstance(part, dict) and isinstance(part.get("text"), str))
 
 
 def _message(entry: dict, sequence: list, position: int) -> Item:
@@ -91,9 +99,9 @@ def _message(entry: dict, sequence: list, position: int) -> Item:
         return user_text(text)
     nxt = sequence[position + 1] if position + 1 < len(sequence) else None
     if isinstance(nxt, dict) and nxt.get("type") in _CALLS:
-        return Item(Kind.NEITHER, "")  # text said on the way to a tool call
+        return Item(Kind.NEITHER, "", work=text)  # text said on the way to a tool call
     if entry.get("phase") == "commentary":
-        return Item(Kind.NEITHER, "")
+        return Item(Kind.NEITHER, "", work=text)
     return Item(Kind.ANSWER, text)
 
 

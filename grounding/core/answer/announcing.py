@@ -1,0 +1,60 @@
+"""Values the answer announces as computed (SPEC §9.23): its clause says total, difference, remaining,
+refund, per night… The evidence side widens its search for these (grounding.core.evidence.announced).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import regex
+
+from grounding.core.answer.candidates import Answer, Candidate
+from grounding.core.text.normalise import is_number, normalise_once
+from grounding.core.text.patterns import LazyPattern
+from grounding.core.text.tokens import tokens_with_digits
+
+_ANNOUNCING = LazyPattern(
+    regex.compile,
+    r"\b(?:totals?|in\s+total|in\s+all|altogether|combined|sum|difference|more\s+than|less\s+than|increase"
+    r"|increased\s+by|decrease|decreased\s+by|rises\s+by|new\s+amount|new\s+balance|new\s+total|remaining|left"
+    r"|after|saving|savings|refund|per\s+person|per\s+night|per\s+day|each|weekly|monthly|average)\b",
+    regex.IGNORECASE,
+)
+# A clause ends at a sentence's end, a semicolon or a line break (a decimal point is followed by a digit).
+_CLAUSE_END = LazyPattern(regex.compile, r"[.!?;](?=\s|$)|\n|\\n")
+
+
+def announcing_words(candidate: Candidate, answer: Answer) -> str | None:
+    """The word that announces the candidate as a computation, in the clause of one of its occurrences; None
+    when no clause of it announces one.
+
+    >>> from grounding.core.answer.candidates import read_answer
+    >>> from grounding.core.settings import Settings
+    >>> answer = read_answer("Fare 1,450. In total you paid $1,268.40; ok", Settings())
+    >>> [announcing_words(c, answer) for c in answer.candidates]
+    [None, 'In total']
+    """
+    for occurrence in candidate.occurrences:
+        text = answer.segments[occurrence.segment]
+        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, occurrence.start)), default=0)
+        end = _CLAUSE_END.search(text, occurrence.start)
+        found = _ANNOUNCING.search(text, start, end.start() if end else len(text))
+        if found is not None:
+            return found.group()
+    return None
+
+
+def numbers_before(candidate: Candidate, answer: Answer) -> frozenset[Decimal]:
+    """The magnitude of every number the answer writes before the candidate's first occurrence: the
+    operands it names itself (§9.23's neighbour exception)."""
+    if not candidate.occurrences:
+        return frozenset()
+    first = candidate.occurrences[0]
+    found = set()
+    for at, segment in enumerate(answer.segments[: first.segment + 1]):
+        text = segment[: first.start] if at == first.segment else segment
+        for token, _, _ in tokens_with_digits(text):
+            value = normalise_once(token)
+            if value and is_number(value):
+                found.add(abs(Decimal(value)))
+    return frozenset(found)

@@ -1,0 +1,99 @@
+"""Work the assistant showed before an answer (SPEC §9.24).
+
+An agent often works a sum out in its reasoning, in the text it writes beside a
+tool call, or in the call's arguments (``"amount": "1500.0 (1450.0 + 50.0
+increase)"``), then states only the result. Those words are read the way §9.9
+reads the answer's own written computations: an equation whose operands were
+read (or computed by an earlier equation) and whose arithmetic is exact makes
+its result ``shown-earlier`` for the answers after it. Nothing else the
+assistant wrote grounds anything: a number it only stated, or passed to a tool,
+stays unsupported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+import orjson
+
+from grounding.core.answer.arithmetic import Computations, Operands
+from grounding.core.answer.candidates import read_answer
+from grounding.core.settings import Settings
+
+
+def _may_compute(text: str) -> bool:
+    """False for a text that writes no equation worth lexing: no "=", "+" or "(" (each found in C)."""
+    return "=" in text or "+" in text or "(" in text
+
+
+class ShownEarlier:
+    """The assistant's texts seen so far in one conversation, each read for equations when an answer first
+    needs them."""
+
+    def __init__(self) -> None:
+        self._texts: list[tuple[str, str, bool]] = []  # (text, where it was written, a call's arguments)
+        self._read: list[tuple[Computations, str]] = []
+
+    def see(self, text: str, where: str) -> None:
+        if text and _may_compute(text):
+            self._texts.append((text, where, False))
+
+    def see_arguments(self, arguments: str | None, where: str) -> None:
+        """A tool call's arguments: their string leaves are read (a JSON number alone shows no work), when
+        an answer first asks."""
+        if arguments and _may_compute(arguments):
+            self._texts.append((arguments, where, True))
+
+    def stated(self, magnitude: Decimal, operands: Operands, settings: Settings) -> tuple[str, str] | None:
+        """(formula, where) of the first equation shown earlier whose result is magnitude, or None."""
+        for work, where in self._works(operands, settings):
+            found = work.stated(magnitude)
+            if found is not None:
+                return found[1], where
+        return None
+
+    def refutes(self, magnitude: Decimal, operands: Operands, settings: Settings) -> bool:
+        """True when an equation shown earlier gives magnitude with arithmetic that does not hold (and none
+        that holds gives it): as in the answer's own text (§9.9), §9.7 may not then explain the value."""
+        works = self._works(operands, settings)
+        return any(work.is_refuted(magnitude) for work, _ in works) and self.stated(magnitude, operands, settings) is None
+
+    def _works(self, operands: Operands, settings: Settings) -> list[tuple[Computations, str]]:
+        for text, where, arguments in self._texts[len(self._read) :]:
+            earlier = _Earlier(operands, tuple(self._read))  # the equations before this text, not after it
+            written = "\n".join(_string_leaves(text)) if arguments else text
+            self._read.append((Computations(read_answer(written, settings), earlier, settings.min_digits), where))
+        return self._read
+
+
+@dataclass(frozen=True, slots=True)
+class _Earlier:
+    """Operands for one text's equations: read in the evidence, or the result of an equation shown before it."""
+
+    evidence: Operands
+    before: tuple[tuple[Computations, str], ...]
+
+    def is_read(self, magnitude: Decimal, decimals: int) -> bool:
+        return self.evidence.is_read(magnitude, decimals) or any(
+            work.stated(magnitude) is not None for work, _ in self.before)
+
+    def is_derived(self, magnitude: Decimal) -> bool:
+        return self.evidence.is_derived(magnitude)
+
+
+def _string_leaves(arguments: str) -> list[str]:
+    try:
+        document = orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return [arguments]
+    found, stack = [], [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            found.append(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
