@@ -78,6 +78,8 @@ class Options:
     input_format: str | None = _default("input-format")  # a format name `ground formats` lists; None: detect
     exclude: Sequence[str] = _default("exclude")  # globs a folder search passes over (default: .git, .venv, …)
     extend_exclude: Sequence[str] = _default("extend-exclude")  # ... and these as well
+    standard_names: Sequence[str] = _default("standard-names")  # read as prose: SHA-256, UTF-8, ISO 8601 …
+    extend_standard_names: Sequence[str] = _default("extend-standard-names")  # ... and these as well
     stdin_filename: str | None = _default("stdin-filename")  # what standard input (-) is reported as
     baseline: str | os.PathLike | None = _default("baseline")
     stale_baseline_fails: bool = _default("stale-baseline-fails")

@@ -14,10 +14,12 @@ import regex
 
 from grounding.core.answer import announcing, arithmetic, examples, labels, masks
 from grounding.core.answer.candidates import Answer, Candidate, read_answer
+from grounding.core.answer.code_notation import code_location
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
 from grounding.core.evidence.derive import BOUND_NOTE, find_formula
 from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.line_numbers import name_of
 from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
@@ -26,6 +28,7 @@ from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RAN
 from grounding.model import COMPUTED_VIA, Finding, Verdict, status_of
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_HEX = regex.compile(r"[0-9a-f]*[0-9][0-9a-f]*")
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
 _YEARS = range(1900, 2101)
 
@@ -192,6 +195,32 @@ def _label(candidate: Candidate, judging: _Judging) -> Finding | None:
     return _found(candidate, "label")
 
 
+def _code_location(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.26: ``path:line``, ``path:line:col``, ``path#L12-L40``: the path was read as written (in a result or
+    a call's arguments, a suffix of a longer one too) and each line number was read as a line number."""
+    if candidate.kind is not IDENTIFIER:
+        return None
+    cited = code_location(candidate.text)
+    if cited is None:
+        return None
+    path, lines = cited
+    stated = judging.index.stated
+    if not stated.holds(path):
+        return None
+    marks, name = stated.line_marks(), name_of(path)
+    if all((name, line) in marks or (None, line) in marks for line in lines):
+        return _found(candidate, "line", matched=path)
+    return None
+
+
+def _hash_prefix(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.26: 7 or more hex digits that begin a longer hash read (``9f3c2e1`` after git log's full hash)."""
+    value = candidate.value
+    if candidate.kind is not IDENTIFIER or not 7 <= len(value) <= 40 or _HEX.fullmatch(value) is None:
+        return None
+    return _found(candidate, "hash-prefix") if judging.index.stated.holds_hash_starting(value) else None
+
+
 def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
     """Routes 9 and 10 (§9.7, §9.9, §9.23, §9.24): a computation the answer writes (stated, listed-total), one
     the assistant wrote before it (shown-earlier), then a formula over operands (derived), wider for a value
@@ -250,7 +279,7 @@ def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _composite, _computed, _date_offset, _example,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _hash_prefix, _composite, _computed, _date_offset, _example,
 )
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from grounding.core.text.normalise import lookup_forms, normalise
+from grounding.core.text.standards import STANDARD_NAMES
 from grounding.core.text.values import DECLARED, Value, classify_plainly
 from grounding.errors import OptionError, PatternTimeout
 from grounding.model import ALL_CODES
@@ -63,6 +64,7 @@ class Settings:
     contract_warn_only: bool = False
     required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn
     code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
+    standard_names: frozenset[str] = frozenset(STANDARD_NAMES)  # prose, not values: SHA-256, UTF-8 (§9.26)
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import regex as re
 
 from grounding.core.settings import Settings, build_settings
+from grounding.core.text.standards import standard_names
 from grounding.errors import GroundingError
 from grounding.options.rules import selection
 from grounding.options.table import KEYS, OPTIONS
@@ -225,4 +226,5 @@ def settings_from(options: Keyed) -> Settings:
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
                    fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
                    rules=selection(options["select"], options["ignore"]),
-                   required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"])
+                   required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"],
+                   standard_names=standard_names(options["standard-names"], options["extend-standard-names"]))

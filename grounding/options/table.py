@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from grounding.core.text.standards import STANDARD_NAMES
 from grounding.reporters import OutputFormat
 from grounding.transcripts.folders import DEFAULT_EXCLUDE
 
@@ -84,6 +85,14 @@ OPTIONS: tuple[Option, ...] = (
            " replaces the defaults: .git, .venv, node_modules, caches).", "GLOB", typed=_LIST),
     Option("extend-exclude", "list", [], ("--extend-exclude",),
            "A glob passed over as well as --exclude's (repeatable), e.g. '*.schema.json'.", "GLOB", typed=_LIST),
+    Option("standard-names", "list", list(STANDARD_NAMES), ("--standard-name",),
+           "A name of a standard that carries digits, read as prose, not a value (repeatable; replaces the "
+           "built-in list: SHA-256, UTF-8, HTTP/2, x86_64, ISO 8601, …; set it to [] to read them all as values).",
+           "NAME", typed=_LIST),
+    Option("extend-standard-names", "list", [], ("--extend-standard-name",),
+           "Another standard's name read as prose, beside the built-in list or --standard-name (repeatable), e.g. "
+           "'RFC 9457'.", "NAME",
+           typed=_LIST),
     Option("stdin-filename", "str", None, ("--stdin-filename",),
            "The file name to report standard input (-) under, so CI annotations and baselines can place it.",
            "NAME", typed=str),

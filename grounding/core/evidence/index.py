@@ -84,7 +84,8 @@ class EvidenceIndex:
     ) -> None:
         """A tool result: seen now, read when a question needs it."""
         examined = examine_result(text, self.options, is_error, arguments, document)
-        self.stated.see(text, None if examined.failed else examined.document)
+        failed = examined.failed  # (a failed call's arguments ground nothing, §9.6: not a path it named either)
+        self.stated.see(text, None if failed else examined.document, arguments=None if failed else arguments)
         seen = seen_of(examined)
         self._keep(examined, seen)
 

@@ -1,6 +1,6 @@
-"""What the conversation's texts state beside their values (SPEC §9.19, §9.20, §9.23): the counts a
-multiple may take as its factor, the day offsets a date may be computed by, counts said in words, and
-the numbers the user's and the app's texts write.
+"""What the conversation's texts state beside their values (SPEC §9.19, §9.20, §9.23, §9.26): the counts a
+multiple may take as its factor, the day offsets a date may be computed by, counts said in words, the
+numbers the user's and the app's texts write, and the line numbers a session read.
 
 Every view is read from each text once, the first time a rule asks for it, and then kept as the
 conversation grows: a conversation of many answers asks for them again and again.
@@ -8,14 +8,15 @@ conversation grows: a conversation of many answers asks for them again and again
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from grounding.core.evidence import counts
+from grounding.core.evidence import counts, line_numbers
 from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.reading import read_exempt
 from grounding.core.text import date_offsets
 
-_Reading = Callable[[str, object, bool], set]  # (text, its JSON document or None, exempt or not) -> found
+_Reading = Callable[[str, object, bool, str | None], set]  # (text, document or None, exempt, call arguments)
 
 
 class Stated:
@@ -24,12 +25,13 @@ class Stated:
     __slots__ = ("_texts", "_views")
 
     def __init__(self) -> None:
-        self._texts: list[tuple[str, object, bool]] = []
+        self._texts: list[tuple[str, object, bool, str | None]] = []
         self._views: dict[str, tuple[int, set]] = {}  # a view's name -> (texts it was read from, what it holds)
 
-    def see(self, text: str, document: object = None, *, exempt: bool = False) -> None:
-        """A tool result (with its JSON document, None when it failed or is text), or exempt text."""
-        self._texts.append((text, document, exempt))
+    def see(self, text: str, document: object = None, *, exempt: bool = False, arguments: str | None = None) -> None:
+        """A tool result (with its JSON document, None when it failed or is text, and its call's arguments),
+        or exempt text."""
+        self._texts.append((text, document, exempt, arguments))
 
     def counts(self) -> set[int]:
         """The counts 2–12 every text states (§9.20), tool results and exempt text alike."""
@@ -37,29 +39,46 @@ class Stated:
 
     def offsets(self) -> set[int]:
         """The day offsets the user's and the app's texts state (§9.19)."""
-        return self._view("offsets", lambda text, _, exempt: date_offsets.stated_offsets(text) if exempt else set())
+        return self._view("offsets", lambda text, _, exempt, __: date_offsets.stated_offsets(text) if exempt else set())
 
     def counts_in_words(self) -> set[int]:
         """The counts the user's and the app's texts state in words ("for both of us", "two nights"), which
         only an announced computation takes (§9.23); a tool states its counts as numbers (counts)."""
-        return self._view("words", lambda text, _, exempt: counts.counts_in_words(text) if exempt else set())
+        return self._view("words", lambda text, _, exempt, __: counts.counts_in_words(text) if exempt else set())
 
     def exempt_numbers(self, options: ReadOptions) -> set[str]:
         """The numbers the user's and the app's texts write, which only an announced computation combines
         (§5.2 lends them to no other rule)."""
-        return self._view("numbers", lambda text, _, exempt: read_exempt(text, options, numbers_only=True).numbers
+        return self._view("numbers", lambda text, _, exempt, __: read_exempt(text, options, numbers_only=True).numbers
                           if exempt else set())
+
+    def line_marks(self) -> set[line_numbers.Mark]:
+        """The line numbers tool results show as line numbers, with their files (§9.26)."""
+        return self._view("lines", lambda text, _, exempt, arguments: set() if exempt else
+                          line_numbers.line_marks(text, arguments))
+
+    def holds_hash_starting(self, prefix: str) -> bool:
+        """True when a text seen holds a longer hex hash (12 digits or more) that prefix begins: a commit
+        git log printed whole, cited by its first digits (§9.26)."""
+        pattern = re.compile(rf"(?<![0-9a-fA-F]){re.escape(prefix)}[0-9a-fA-F]{{{max(12 - len(prefix), 1)},}}",
+                             re.IGNORECASE)
+        return any(pattern.search(text) for text, _, _, _ in self._texts)
+
+    def holds(self, fragment: str) -> bool:
+        """True when a text seen, or a tool call's arguments, holds fragment as written (a path, §9.26)."""
+        return any(fragment in text or (arguments is not None and fragment in arguments)
+                   for text, _, _, arguments in self._texts)
 
     def _view(self, name: str, reading: _Reading) -> set:
         read, found = self._views.get(name, (0, set()))
         if read < len(self._texts):
-            for text, document, exempt in self._texts[read:]:
-                found |= reading(text, document, exempt)
+            for text, document, exempt, arguments in self._texts[read:]:
+                found |= reading(text, document, exempt, arguments)
             self._views[name] = (len(self._texts), found)
         return found
 
 
-def _counts(text: str, document: object, _exempt: bool) -> set[int]:
+def _counts(text: str, document: object, _exempt: bool, _arguments: str | None) -> set[int]:
     found = counts.counts_in_text(text)
     if isinstance(document, (dict, list)):
         found |= counts.counts_in_document(document)

@@ -1,0 +1,69 @@
+"""What an answer about code cites, in the notations programmers write (SPEC §9.26, the answer's side).
+
+A sub-agent that read a module names its functions with their arity (``Cache.fetch/2``,
+``:ets.insert/2``), a release with a ``v`` (``v2.7.1``), and standards whose names carry digits
+(``SHA-256``, ``UTF-8``, ``ISO 8601``). Each token is read as what it names: a function reference is its
+name (one without digits is prose, §4), a ``v`` version is the version, and a standard's name is prose.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+# name/arity, Module.name/arity, :module.name/arity (Elixir, Erlang); Rust's and C++'s Type::name. A name
+# ending in a digit must hold a "_" or a "." (parse_v2/1): fc1/9 and eth1/12 are ports (§9.13), not functions.
+_FUNCTION_REFERENCE = re.compile(r":?(?P<name>[a-z_][\w.!?]*(?:::[a-z_]\w*)*)/\d{1,2}")
+_ENDS_IN_DIGIT_BARE = re.compile(r"[a-z]+\d+")
+_VERSION = re.compile(r"v(?P<version>\d+(?:\.\d+){1,3}(?:[-+][0-9a-z.]+)?)")
+
+
+def cited(value: str, before: str, standard_names: frozenset[str]) -> str | None:
+    """What a normalised token cites: its function's name, its version without the ``v``, or None for a
+    standard's name (prose). before is the text just before the token (for two-word names: ``ISO 8601``).
+
+    >>> from grounding.core.text.standards import STANDARD_NAMES
+    >>> names = frozenset(STANDARD_NAMES)
+    >>> [cited(v, "", names) for v in ["cache.fetch/2", ":ets.insert/2", "parse_v2/1", "v2.7.1", "utf-8", "fc1/9"]]
+    ['cache.fetch', 'ets.insert', 'parse_v2', '2.7.1', None, 'fc1/9']
+    >>> cited("8601", "per ISO ", names), cited("8601", "per ", names)
+    (None, '8601')
+    """
+    if value in standard_names:
+        return None
+    if value[:1].isdigit():
+        if before[-1:] != " ":
+            return value  # (most numbers: no word just before them)
+        word = before.rstrip().rsplit(None, 1)[-1:]
+        return None if word and f"{word[0].lower()} {value}" in standard_names else value
+    if "/" in value:
+        match = _FUNCTION_REFERENCE.fullmatch(value)
+        if match is None or _ENDS_IN_DIGIT_BARE.fullmatch(match.group("name").lstrip(":")):
+            return value
+        return match.group("name").lstrip(":")
+    if value[:1] == "v":
+        match = _VERSION.fullmatch(value)
+        return match.group("version") if match is not None else value
+    return value
+
+
+# path:line, path:line:col, path#L12 and path#L12-L40; the path holds a "/" or ends with a file's extension
+_LOCATION = re.compile(
+    r"(?P<path>(?:[\w.~-]*/)*[\w.-]*[\w-]\.[A-Za-z0-9]{1,10}|(?:[\w.~-]+/)+[\w.-]+)"
+    r"(?::(?P<line>\d{1,6})(?::\d{1,4})?|#L(?P<first>\d{1,6})(?:-L?(?P<last>\d{1,6}))?)"
+)
+
+
+def code_location(written: str) -> tuple[str, tuple[int, ...]] | None:
+    """The path and line numbers a ``path:line`` cites, as written; None when written is no such citation.
+
+    >>> code_location("src/cache.py:88"), code_location("lib/app.ex:12:5"), code_location("a/b.ts#L12-L40")
+    (('src/cache.py', (88,)), ('lib/app.ex', (12,)), ('a/b.ts', (12, 40)))
+    >>> code_location("127.0.0.1:4000"), code_location("ORD-4471")
+    (None, None)
+    """
+    match = _LOCATION.fullmatch(written)
+    if match is None or match.group("path").replace(".", "").isdigit():
+        return None
+    lines = [match.group(group) for group in ("line", "first", "last") if match.group(group)]
+    return match.group("path"), tuple(map(int, lines))

@@ -1,0 +1,122 @@
+"""SPEC §9 rule 26, code and its tools' notation: what each notation grounds, and what it still refuses."""
+
+import pytest
+from conftest import judge, unsupported, verdict_of, via
+
+from grounding.core.answer.candidates import read_answer
+from grounding.core.settings import Settings, build_settings
+from grounding.library import Options
+
+GIT_LOG = "commit 9f3c2e1d0b7a4c55e1f0a9b8c7d6e5f4a3b2c1d0\nAuthor: Dev <dev@example.com>\n\n    Fix cache"
+
+
+def _values(answer: str, settings: Settings | None = None) -> list[str]:
+    return [c.value for c in read_answer(answer, settings or Settings()).candidates]
+
+
+@pytest.mark.parametrize(
+    ("answer", "values"),
+    [
+        ("Cache.fetch/2 returns {:ok, v}", []),  # a name without digits is prose; the arity too
+        (":ets.insert/2 and GenServer.handle_call/3", []),
+        ("parse_v2/1 and Base64Codec.decode64/1", ["parse_v2", "base64codec.decode64"]),
+        ("ports fc1/9 and eth1/12", ["fc1/9", "eth1/12"]),  # ports stay whole (§9.13)
+        ("uses jason v1.4.4 and tokio v1.38.0", ["1.4.4", "1.38.0"]),
+        ("hashes with SHA-512, encodes as UTF-16, dates per ISO 8601, builds for x86_64 and arm64", []),
+        ("the year 8601 of the calendar", ["8601"]),  # only after "ISO" is 8601 a standard's name
+    ],
+)
+def test_what_an_answer_about_code_cites(answer, values):
+    assert _values(answer) == values
+
+
+def test_the_standard_names_are_configurable():
+    answer = "hashes with SHA-512 and signs with RFC 9457"
+    assert _values(answer) == ["9457"]
+    assert _values(answer, Options(extend_standard_names=["RFC 9457"]).settings) == []
+    assert _values(answer, Options(standard_names=[]).settings) == ["sha-512", "9457"]
+    assert build_settings().standard_names == Options().settings.standard_names
+
+
+@pytest.mark.parametrize(
+    ("evidence", "arguments", "answer", "expected_unsupported", "expected_via"),
+    [
+        # Python: a Read of the file, numbered lines
+        ("     1→import os\n     2→\n    60→    return hit", {"file_path": "/srv/app/src/cache.py"},
+         "see src/cache.py:60", [], {"src/cache.py:60": "line"}),
+        # grep -n output names the file itself
+        ("src/cache.py:88:    return hit", {"pattern": "return hit"}, "see src/cache.py:88", [], {}),  # as read
+        ("src/cache.py:88:    return hit", {"pattern": "return hit"}, "see cache.py:88", [], {"cache.py:88": "component"}),
+        # TypeScript: a range, a GitHub-style anchor
+        ("    12→export function plan() {\n    40→}", {"file_path": "/w/src/agents/plan.ts"},
+         "src/agents/plan.ts#L12-L40", [], {"src/agents/plan.ts#l12-l40": "line"}),
+        # Go: a traceback-like path:line:col
+        ('panic: boom\n\tFile "cmd/server/main.go", line 212', {}, "cmd/server/main.go:212:3", [],
+         {"cmd/server/main.go:212:3": "line"}),
+        # refused: a line no listing showed, a path never read
+        ("     1→import os\n    60→    return hit", {"file_path": "/srv/app/src/cache.py"}, "see src/cache.py:88",
+         ["src/cache.py:88"], {}),
+        ("     1→import os\n    60→    return hit", {"file_path": "/srv/app/src/cache.py"}, "see src/store.py:60",
+         ["src/store.py:60"], {}),
+        ("src/cache.py:88:    return hit", {}, "see src/cache.py:89", ["src/cache.py:89"], {}),
+    ],
+)
+def test_path_and_line(evidence, arguments, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer, arguments=arguments)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_a_failed_read_grounds_no_path_it_named():
+    verdict = judge("Error: file not found", answer="see src/cache.py:1", arguments={"file_path": "src/cache.py"})
+    assert unsupported(verdict) == ["src/cache.py:1"]
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        (GIT_LOG, "commit 9f3c2e1 fixed it", [], {"9f3c2e1": "hash-prefix"}),
+        (GIT_LOG, "commit 9f3c2e1d0b7a fixed it", [], {"9f3c2e1d0b7a": "hash-prefix"}),
+        (GIT_LOG, "commit 9f3c2e7 fixed it", ["9f3c2e7"], {}),  # one digit off: no prefix of the read hash
+        ("short a1b2c3d only", "commit a1b2c3d", [], {}),  # read as written: grounded plainly
+    ],
+)
+def test_hash_prefixes(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ('%{"jason": {:hex, :jason, "1.4.4"}}', "uses jason v1.4.4", []),  # Elixir's mix.lock
+        ('[[package]]\nname = "tokio"\nversion = "1.38.0"', "tokio v1.38.0", []),  # Rust's Cargo.lock
+        ('"jason": "1.4.4"', "uses jason v1.4.5", ["1.4.5"]),  # a version no manifest holds
+        ("def parse_v1(x):", "parse_v2/1 parses", ["parse_v2"]),  # an invented function name
+        ("def parse_v2(x):", "parse_v2/1 parses", []),
+    ],
+)
+def test_versions_and_function_names(evidence, answer, expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
+
+
+def test_claude_code_reads_lines_from_the_read_tools_result():
+    record = [
+        {"type": "user", "sessionId": "s", "uuid": "u1", "parentUuid": None, "cwd": "/srv/app",
+         "message": {"role": "user", "content": "Where is the cache hit returned?"}},
+        {"type": "assistant", "sessionId": "s", "uuid": "a1", "parentUuid": "u1",
+         "message": {"id": "m1", "role": "assistant", "content": [
+             {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/srv/app/src/cache.py"}}]}},
+        {"type": "user", "sessionId": "s", "uuid": "u2", "parentUuid": "a1",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "t1", "content": "     1→import os\n    88→    return hit"}]}},
+        {"type": "assistant", "sessionId": "s", "uuid": "a2", "parentUuid": "u2",
+         "message": {"id": "m2", "role": "assistant", "content": [
+             {"type": "text", "text": "It returns at src/cache.py:88 (not src/cache.py:89)."}]}},
+    ]
+    from grounding.core.engine import check_conversation
+    from grounding.transcripts.formats import claude_code
+
+    conversation = claude_code.assemble(list(enumerate(record, start=1)), "session.jsonl")
+    [answer] = list(check_conversation(conversation, build_settings()))
+    assert unsupported(answer.verdict) == ["src/cache.py:89"] and via(answer.verdict) == {"src/cache.py:88": "line"}
+    assert verdict_of  # (the helper the other tests use)
