@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-
 # name/arity, Module.name/arity, :module.name/arity (Elixir, Erlang); Rust's and C++'s Type::name. A name
 # ending in a digit must hold a "_" or a "." (parse_v2/1): fc1/9 and eth1/12 are ports (§9.13), not functions.
 _FUNCTION_REFERENCE = re.compile(r":?(?P<name>[a-z_][\w.!?]*(?:::[a-z_]\w*)*)/\d{1,2}")
