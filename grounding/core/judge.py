@@ -19,7 +19,7 @@ from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
 from grounding.core.evidence.derive import BOUND_NOTE, find_formula
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.line_numbers import name_of
+from grounding.core.evidence.code_reads import name_of
 from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
@@ -29,6 +29,7 @@ from grounding.model import COMPUTED_VIA, Finding, Verdict, status_of
 
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _HEX = regex.compile(r"[0-9a-f]*[0-9][0-9a-f]*")
+_WILDCARD_VERSION = regex.compile(r"(\d+(?:\.\d+)*)\.[x*]")
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
 _YEARS = range(1900, 2101)
 
@@ -221,6 +222,21 @@ def _hash_prefix(candidate: Candidate, judging: _Judging) -> Finding | None:
     return _found(candidate, "hash-prefix") if judging.index.stated.holds_hash_starting(value) else None
 
 
+def _address(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.26: an IPv4 address (and port) read as a tuple of four numbers (``{127, 0, 0, 1}``, ``port: 4000``)."""
+    if candidate.value[:1].isdigit() and candidate.value.count(".") == 3:
+        return _found(candidate, "address") if candidate.value in judging.index.stated.addresses() else None
+    return None
+
+
+def _version_range(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.26: a version with a wildcard (``1.4.x``, ``2.*``) is grounded by a read version it matches."""
+    match = _WILDCARD_VERSION.fullmatch(candidate.value)
+    if match is None or not judging.index.stated.holds_version_under(match.group(1)):
+        return None
+    return _found(candidate, "version-range")
+
+
 def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
     """Routes 9 and 10 (§9.7, §9.9, §9.23, §9.24): a computation the answer writes (stated, listed-total), one
     the assistant wrote before it (shown-earlier), then a formula over operands (derived), wider for a value
@@ -279,7 +295,7 @@ def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _hash_prefix, _composite, _computed, _date_offset, _example,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example,
 )
 
 

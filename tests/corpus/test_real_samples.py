@@ -26,9 +26,10 @@ EXPECTED = {
     # A compaction sub-agent summarises a session whose tool results are in the parent session's file:
     # its first message follows a record of that file, so its answer is unjudgeable here, not flagged.
     "claude-code/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl": (1, 0, 0, 0, 0),
-    # A research sub-agent: four release dates read from fetched pages (via prose-date); "0.1.x" is the
-    # model's own generalisation of a version it read, and no page says it: unsupported is right.
-    "claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl": (1, 1, 1, 0, 12),
+    # A research sub-agent: four release dates read from fetched pages (via prose-date); "0.1.x" ("still in
+    # early development (0.1.x)") names the series of the 0.1.3 a page gave, grounded by it since §9.26
+    # (flagged before: 1 answer, 1 value).
+    "claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl": (1, 0, 0, 0, 12),
     "claude-code/short.jsonl": (0, 0, 0, 0, 6),  # tool calls rejected by the user, no final answer
     "claude-code/subagent.jsonl": (1, 0, 0, 0, 48),  # progress records repeat the sub-agent: skipped
     "claude-code/tool_heavy.jsonl": (0, 0, 0, 0, 17),  # ends "[Request interrupted by user]"

@@ -1,7 +1,7 @@
 """SPEC §9 rule 26, code and its tools' notation: what each notation grounds, and what it still refuses."""
 
 import pytest
-from conftest import judge, unsupported, verdict_of, via
+from conftest import judge, unsupported, via
 
 from grounding.core.answer.candidates import read_answer
 from grounding.core.settings import Settings, build_settings
@@ -19,7 +19,7 @@ def _values(answer: str, settings: Settings | None = None) -> list[str]:
     [
         ("Cache.fetch/2 returns {:ok, v}", []),  # a name without digits is prose; the arity too
         (":ets.insert/2 and GenServer.handle_call/3", []),
-        ("parse_v2/1 and Base64Codec.decode64/1", ["parse_v2", "base64codec.decode64"]),
+        ("parse_v2/1 and Base64Codec.decode64/1", ["parse_v2", "decode64"]),  # a function's own name
         ("ports fc1/9 and eth1/12", ["fc1/9", "eth1/12"]),  # ports stay whole (§9.13)
         ("uses jason v1.4.4 and tokio v1.38.0", ["1.4.4", "1.38.0"]),
         ("hashes with SHA-512, encodes as UTF-16, dates per ISO 8601, builds for x86_64 and arm64", []),
@@ -119,4 +119,44 @@ def test_claude_code_reads_lines_from_the_read_tools_result():
     conversation = claude_code.assemble(list(enumerate(record, start=1)), "session.jsonl")
     [answer] = list(check_conversation(conversation, build_settings()))
     assert unsupported(answer.verdict) == ["src/cache.py:89"] and via(answer.verdict) == {"src/cache.py:88": "line"}
-    assert verdict_of  # (the helper the other tests use)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        ("config :app, Web.Endpoint, http: [ip: {127, 0, 0, 1}, port: 4000]", "listening on 127.0.0.1:4000", [],
+         {"127.0.0.1:4000": "address"}),
+        ("config :app, Web.Endpoint, http: [ip: {127, 0, 0, 1}, port: 4000]", "bound to 127.0.0.1", [],
+         {"127.0.0.1": "address"}),
+        ('{"listen": [10, 0, 0, 7], "port": 8080}', "on 10.0.0.7:8080", [], {"10.0.0.7:8080": "address"}),
+        # refused: another port, another address, a tuple of numbers over 255
+        ("http: [ip: {127, 0, 0, 1}, port: 4000]", "listening on 127.0.0.1:4001", ["127.0.0.1:4001"], {}),
+        ("http: [ip: {127, 0, 0, 2}, port: 4000]", "bound to 127.0.0.1", ["127.0.0.1"], {}),
+        ("sizes {300, 0, 0, 1}", "at 300.0.0.1", ["300.0.0.1"], {}),
+    ],
+)
+def test_an_address_read_as_a_tuple(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        ("The latest version is 0.1.3, released in July.", "still early (0.1.x)", [], {"0.1.x": "version-range"}),
+        ('{"go": "go1.22.4", "toolchain": "v1.22.4"}', "any 1.22.x toolchain", [], {"1.22.x": "version-range"}),
+        ("The latest version is 0.1.3.", "the 0.2.x series", ["0.2.x"], {}),
+        ("The latest version is 10.1.3.", "the 0.1.x series", ["0.1.x"], {}),  # 10.1.3 is no 0.1 release
+    ],
+)
+def test_a_version_with_a_wildcard(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_values_in_a_sketch_are_examples_and_a_fenced_answer_is_still_judged():
+    sketch = 'The event could look something like:\n\n```json\n{"created": "2030-01-01T00:00:00Z"}\n```\n'
+    verdict = judge({"ok": True}, answer=sketch)
+    assert unsupported(verdict) == [] and [f.value for f in verdict.examples] == ["2030-01-01t00:00:00z"]
+    claimed = 'The event it wrote is:\n\n```json\n{"created": "2030-01-01T00:00:00Z"}\n```\n'
+    assert unsupported(judge({"ok": True}, answer=claimed)) == ["2030-01-01t00:00:00z"]

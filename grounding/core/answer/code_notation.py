@@ -14,6 +14,7 @@ import re
 # ending in a digit must hold a "_" or a "." (parse_v2/1): fc1/9 and eth1/12 are ports (§9.13), not functions.
 _FUNCTION_REFERENCE = re.compile(r":?(?P<name>[a-z_][\w.!?]*(?:::[a-z_]\w*)*)/\d{1,2}")
 _ENDS_IN_DIGIT_BARE = re.compile(r"[a-z]+\d+")
+_QUALIFIER = re.compile(r"[.:]+")
 _VERSION = re.compile(r"v(?P<version>\d+(?:\.\d+){1,3}(?:[-+][0-9a-z.]+)?)")
 
 
@@ -24,7 +25,7 @@ def cited(value: str, before: str, standard_names: frozenset[str]) -> str | None
     >>> from grounding.core.text.standards import STANDARD_NAMES
     >>> names = frozenset(STANDARD_NAMES)
     >>> [cited(v, "", names) for v in ["cache.fetch/2", ":ets.insert/2", "parse_v2/1", "v2.7.1", "utf-8", "fc1/9"]]
-    ['cache.fetch', 'ets.insert', 'parse_v2', '2.7.1', None, 'fc1/9']
+    ['fetch', 'insert', 'parse_v2', '2.7.1', None, 'fc1/9']
     >>> cited("8601", "per ISO ", names), cited("8601", "per ", names)
     (None, '8601')
     """
@@ -39,7 +40,7 @@ def cited(value: str, before: str, standard_names: frozenset[str]) -> str | None
         match = _FUNCTION_REFERENCE.fullmatch(value)
         if match is None or _ENDS_IN_DIGIT_BARE.fullmatch(match.group("name").lstrip(":")):
             return value
-        return match.group("name").lstrip(":")
+        return _QUALIFIER.split(match.group("name"))[-1]  # the function's own name: its module may be elsewhere
     if value[:1] == "v":
         match = _VERSION.fullmatch(value)
         return match.group("version") if match is not None else value

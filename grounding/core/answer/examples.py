@@ -19,6 +19,15 @@ _TRIGGER = LazyPattern(
     regex.IGNORECASE,
 )
 _SUCH_AS = LazyPattern(regex.compile, rf"\bsuch\s+as{_BETWEEN}$", regex.IGNORECASE)
+# A fenced code block the answer presents as a sketch (§9.26): its values are examples
+_FENCE = LazyPattern(regex.compile, r"```[^\n]*\n.*?```", regex.DOTALL)
+_SKETCH_BEFORE = LazyPattern(
+    regex.compile,
+    r"(?:\bsomething\s+like|\be\.\s?g\.|\bfor\s+example|\bfor\s+instance|\blike\s+this|\blooks?\s+like|"
+    r"\ban?\s+example|\bsketch|\bschema|\bshape|\bplaceholder|\broughly|\balong\s+these\s+lines)\b[^`]{0,60}$",
+    regex.IGNORECASE,
+)
+_SKETCH_LOOKBACK = 160
 _QUOTES = "\"'“”‘’«»`"
 _LIST_GAP = LazyPattern(
     regex.compile, r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
@@ -82,14 +91,21 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
     flags: dict[tuple[int, int], bool] = {}
     for segment_index, spans in by_segment.items():
         text = answer.segments[segment_index]
+        sketches = _sketches(text) if "```" in text else []
         previous_end, previous_example = None, False
         for start, end in sorted(spans):
-            example = _after_trigger(text, start, end)
+            example = _after_trigger(text, start, end) or any(low <= start < high for low, high in sketches)
             if not example and previous_example and previous_end is not None:
                 example = _LIST_GAP.fullmatch(text, previous_end, start) is not None
             flags[(segment_index, start)] = example
             previous_end, previous_example = end, example
     return flags
+
+
+def _sketches(text: str) -> list[tuple[int, int]]:
+    """The spans of the fenced code blocks text presents as a sketch or an example ("something like:")."""
+    return [(fence.start(), fence.end()) for fence in _FENCE.finditer(text)
+            if _SKETCH_BEFORE.search(text, max(0, fence.start() - _SKETCH_LOOKBACK), fence.start())]
 
 
 def _after_trigger(text: str, start: int, end: int) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from grounding.core.evidence import counts, line_numbers
+from grounding.core.evidence import code_reads, counts
 from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.reading import read_exempt
 from grounding.core.text import date_offsets
@@ -52,10 +52,15 @@ class Stated:
         return self._view("numbers", lambda text, _, exempt, __: read_exempt(text, options, numbers_only=True).numbers
                           if exempt else set())
 
-    def line_marks(self) -> set[line_numbers.Mark]:
+    def line_marks(self) -> set[code_reads.Mark]:
         """The line numbers tool results show as line numbers, with their files (§9.26)."""
         return self._view("lines", lambda text, _, exempt, arguments: set() if exempt else
-                          line_numbers.line_marks(text, arguments))
+                          code_reads.line_marks(text, arguments))
+
+    def addresses(self) -> set[str]:
+        """The IPv4 addresses tool results write as tuples, dotted, with their ports (§9.26)."""
+        return self._view("addresses", lambda text, _, exempt, __: set() if exempt or "," not in text else
+                          code_reads.addresses(text))
 
     def holds_hash_starting(self, prefix: str) -> bool:
         """True when a text seen holds a longer hex hash (12 digits or more) that prefix begins: a commit
@@ -63,6 +68,12 @@ class Stated:
         pattern = re.compile(rf"(?<![0-9a-fA-F]){re.escape(prefix)}[0-9a-fA-F]{{{max(12 - len(prefix), 1)},}}",
                              re.IGNORECASE)
         return any(pattern.search(text) for text, _, _, _ in self._texts)
+
+    def holds_version_under(self, prefix: str) -> bool:
+        """True when a tool result holds a version that prefix's wildcard matches: ``0.1.3`` (or ``v0.1.3``)
+        for ``0.1.x`` (§9.26)."""
+        pattern = re.compile(rf"(?<![\w.])v?{re.escape(prefix)}\.\d")
+        return any(pattern.search(text) for text, _, exempt, _ in self._texts if not exempt)
 
     def holds(self, fragment: str) -> bool:
         """True when a text seen, or a tool call's arguments, holds fragment as written (a path, §9.26)."""

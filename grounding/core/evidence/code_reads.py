@@ -1,4 +1,5 @@
-"""Line numbers a session read as line numbers (SPEC §9.26): what ``path:line`` in an answer cites.
+"""What a coding session read in code's own notation (SPEC §9.26): line numbers, which ``path:line`` in an
+answer cites, and IPv4 addresses written as tuples.
 
 A coding agent that read a file with numbered lines (Claude Code's ``Read``: ``    88→``, ``cat -n``:
 ``    88<TAB>``), searched it with ``grep -n`` (``src/cache.py:88:``) or read a traceback (``File "x.py",
@@ -37,6 +38,30 @@ def line_marks(text: str, arguments: str | None) -> set[Mark]:
         marks.add((name_of(match.group("path")) if match.group("path") else file, int(match.group("line"))))
     marks.update((name_of(path), int(line)) for path, line in _TRACEBACK.findall(text))
     return marks
+
+
+# An IPv4 address written as a tuple or list of four numbers (Elixir's and Erlang's {127, 0, 0, 1}), and a
+# port given beside it (port: 4000, "port" => 4000)
+_ADDRESS_TUPLE = re.compile(r"[{\[(]\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*[}\])]")
+_PORT_BESIDE = re.compile(r"""[^{}\[\]]{0,40}?\bport["']?\s*(?::|=>?|,)\s*(\d{1,5})\b""")
+
+
+def addresses(text: str) -> set[str]:
+    """The dotted forms of the IPv4 addresses text writes as tuples, with ``:port`` where a port is given
+    beside one (§9.26).
+
+    >>> sorted(addresses("config :app, http: [ip: {127, 0, 0, 1}, port: 4000]"))
+    ['127.0.0.1', '127.0.0.1:4000']
+    """
+    found = set()
+    for match in _ADDRESS_TUPLE.finditer(text):
+        if all(int(part) <= 255 for part in match.groups()):
+            dotted = ".".join(str(int(part)) for part in match.groups())
+            found.add(dotted)
+            port = _PORT_BESIDE.match(text, match.end())
+            if port is not None:
+                found.add(f"{dotted}:{port.group(1)}")
+    return found
 
 
 def name_of(path: str) -> str:
