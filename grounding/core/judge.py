@@ -17,9 +17,9 @@ from grounding.core.answer.candidates import Answer, Candidate, read_answer
 from grounding.core.answer.code_notation import code_location
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
+from grounding.core.evidence.code_reads import name_of
 from grounding.core.evidence.derive import BOUND_NOTE, find_formula
 from grounding.core.evidence.index import EvidenceIndex
-from grounding.core.evidence.code_reads import name_of
 from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
