@@ -53,15 +53,16 @@ def check_conversation(conversation: Conversation, settings: Settings,
     named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
     # the tool calls of the current turn (since the last user or system text), kept only when a rule reads them
     ledger = _Ledger() if settings.required_tools or settings.code_tool is not None else None
-    shown = ShownEarlier() if settings.derived else None  # the assistant's own work before each answer (§9.24)
+    items = conversation.items
+    worked: list[int] = []  # where the assistant wrote words of its own (§9.24), read when an answer asks
+    shown = ShownEarlier(items, worked) if settings.derived else None
     turn = 0
     results_read = 0
-    items = conversation.items
     for position, item in enumerate(items):
         if ledger is not None:
             ledger.see(item)
-        if shown is not None and (item.work or item.call_arguments):
-            _see_work(shown, item, position)
+        if shown is not None and (item.work or item.call_arguments or item.kind is ANSWER):
+            worked.append(position)
         if item.kind is EVIDENCE:
             results_read += 1
             evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
@@ -77,6 +78,8 @@ def check_conversation(conversation: Conversation, settings: Settings,
                 stage, error = contract.judge(item.text)
                 attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
                 continue
+            if shown is not None:
+                shown.before(position)
             verdict = _verdict(item, evidence, settings, contract, attempts, shown)
             if ledger is not None:
                 verdict = ledger.check(item.text, verdict, settings)
@@ -91,17 +94,7 @@ def check_conversation(conversation: Conversation, settings: Settings,
             previous = verdict
             yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, turn, item.text,
                                verdict, conversation.input_format)
-            if shown is not None:
-                shown.see(item.text, f"the assistant's answer at item {position + 1}")
             turn += 1
-
-
-def _see_work(shown: ShownEarlier, item: Item, position: int) -> None:
-    """What the assistant wrote with this item, before any answer after it (§9.24)."""
-    if item.work:
-        shown.see(item.work, f"the assistant's own words at item {position + 1}")
-    if item.kind is EVIDENCE and item.call_arguments:
-        shown.see_arguments(item.call_arguments, f"the arguments of its call to {item.tool or 'a tool'}")
 
 
 def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Contract | None,

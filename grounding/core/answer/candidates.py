@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from grounding.core.answer.code_notation import cited
+from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import is_number, normalise_once
@@ -54,12 +54,9 @@ def read_answer(text: str, settings: Settings) -> Answer:
     # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
     plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
     for index, segment in enumerate(segments):
-        for written, value, start, end in _values_written(segment, words_matter):
-            name = cited(value, segment[max(start - 12, 0) : start], settings.standard_names)  # §9.26
-            if name != value and not (settings.exempt and settings.is_exempt(value)):
-                if name is None or not (words_matter or any(map(str.isdigit, name))):
-                    continue  # a standard's name, a function's name without digits: prose (§4)
-                value = name
+        exempt = settings.is_exempt if settings.exempt else None  # (an exempt literal is kept as written)
+        for written, value, start, end in cite(_values_written(segment, words_matter), segment,
+                                               settings.standard_names, exempt, words_matter):
             known = found.get(value)
             if known is None:
                 # (with no shape declared every token holds a digit: see _values_written)

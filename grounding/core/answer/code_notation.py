@@ -9,6 +9,8 @@ name (one without digits is prose, §4), a ``v`` version is the version, and a s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 
 # name/arity, Module.name/arity, :module.name/arity (Elixir, Erlang); Rust's and C++'s Type::name. A name
 # ending in a digit must hold a "_" or a "." (parse_v2/1): fc1/9 and eth1/12 are ports (§9.13), not functions.
@@ -18,33 +20,67 @@ _QUALIFIER = re.compile(r"[.:]+")
 _VERSION = re.compile(r"v(?P<version>\d+(?:\.\d+){1,3}(?:[-+][0-9a-z.]+)?)")
 
 
-def cited(value: str, before: str, standard_names: frozenset[str]) -> str | None:
+Written = list[tuple[str, str, int, int]]  # (as written, normalised, start, end) of each token of a text
+
+
+def cite(written: Written, segment: str, standard_names: frozenset[str], exempt: Callable[[str], bool] | None,
+         words_matter: bool) -> Written:
+    """The tokens of segment as what they cite (cited), less those that cite prose: a standard's name, a
+    function's name without digits (§4: no value; with words_matter, as a declared shape may match words,
+    a name is kept). An exempt token is kept as written. One call a text: an answer's every token passes."""
+    found = []
+    second = _second_words(standard_names)
+    for token in written:
+        value = token[1]
+        first = value[:1]
+        if value not in standard_names and (value not in second if first.isdigit() else
+                                            "/" not in value and first != "v"):
+            found.append(token)  # (most tokens: no notation of code could read them otherwise)
+            continue
+        name = cited(value, segment, token[2], standard_names)
+        if name != value and not (exempt is not None and exempt(value)):
+            if name is None or not (words_matter or any(map(str.isdigit, name))):
+                continue
+            token = (token[0], name, token[2], token[3])
+        found.append(token)
+    return found
+
+
+def cited(value: str, segment: str, start: int, standard_names: frozenset[str]) -> str | None:
     """What a normalised token cites: its function's name, its version without the ``v``, or None for a
-    standard's name (prose). before is the text just before the token (for two-word names: ``ISO 8601``).
+    standard's name (prose). segment and start say where it stands (for two-word names: ``ISO 8601``).
 
     >>> from grounding.core.text.standards import STANDARD_NAMES
     >>> names = frozenset(STANDARD_NAMES)
-    >>> [cited(v, "", names) for v in ["cache.fetch/2", ":ets.insert/2", "parse_v2/1", "v2.7.1", "utf-8", "fc1/9"]]
+    >>> [cited(v, "", 0, names) for v in ["cache.fetch/2", ":ets.insert/2", "parse_v2/1", "v2.7.1", "utf-8", "fc1/9"]]
     ['fetch', 'insert', 'parse_v2', '2.7.1', None, 'fc1/9']
-    >>> cited("8601", "per ISO ", names), cited("8601", "per ", names)
+    >>> cited("8601", "per ISO 8601", 8, names), cited("8601", "per 8601", 4, names)
     (None, '8601')
     """
     if value in standard_names:
         return None
-    if value[:1].isdigit():
-        if before[-1:] != " ":
-            return value  # (most numbers: no word just before them)
-        word = before.rstrip().rsplit(None, 1)[-1:]
+    first = value[:1]
+    if first.isdigit():
+        if value not in _second_words(standard_names) or segment[start - 1 : start] != " ":
+            return value  # (most numbers: told with one look-up)
+        word = segment[max(start - 16, 0) : start].rstrip().rsplit(None, 1)[-1:]
         return None if word and f"{word[0].lower()} {value}" in standard_names else value
     if "/" in value:
         match = _FUNCTION_REFERENCE.fullmatch(value)
         if match is None or _ENDS_IN_DIGIT_BARE.fullmatch(match.group("name").lstrip(":")):
             return value
         return _QUALIFIER.split(match.group("name"))[-1]  # the function's own name: its module may be elsewhere
-    if value[:1] == "v":
+    if first == "v":
         match = _VERSION.fullmatch(value)
         return match.group("version") if match is not None else value
     return value
+
+
+@lru_cache(maxsize=8)
+def _second_words(standard_names: frozenset[str]) -> frozenset[str]:
+    """The second words of the two-word names (``8601`` of ``iso 8601``): only a number among them is looked
+    up with the word before it."""
+    return frozenset(name.split(" ", 1)[1] for name in standard_names if " " in name)
 
 
 # path:line, path:line:col, path#L12 and path#L12-L40; the path holds a "/" or ends with a file's extension

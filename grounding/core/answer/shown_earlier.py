@@ -12,6 +12,7 @@ stays unsupported.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -20,6 +21,7 @@ import orjson
 from grounding.core.answer.arithmetic import Computations, Operands
 from grounding.core.answer.candidates import read_answer
 from grounding.core.settings import Settings
+from grounding.model import ANSWER, EVIDENCE, Item
 
 
 def _may_compute(text: str) -> bool:
@@ -28,22 +30,44 @@ def _may_compute(text: str) -> bool:
 
 
 class ShownEarlier:
-    """The assistant's texts seen so far in one conversation, each read for equations when an answer first
-    needs them."""
+    """The assistant's words in one conversation before the answer being judged: its answers, the text and
+    reasoning beside its calls (Item.work), its calls' arguments. The conversation's walk only notes where
+    they are (worked: positions of items, in order, the engine appends to); each is read, for equations,
+    when an answer first needs them."""
 
-    def __init__(self) -> None:
+    def __init__(self, items: Sequence[Item], worked: list[int]) -> None:
+        self._items = items
+        self._worked = worked
+        self._scanned = 0  # how many of worked are read whole
+        self._work_read = -1  # the position whose work (not its answer text) is read: the answer being judged
+        self._answer = -1  # the position of the answer being judged
         self._texts: list[tuple[str, str, bool]] = []  # (text, where it was written, a call's arguments)
         self._read: list[tuple[Computations, str]] = []
 
-    def see(self, text: str, where: str) -> None:
-        if text and _may_compute(text):
-            self._texts.append((text, where, False))
+    def before(self, position: int) -> None:
+        """The answer at position is judged next: what was written before it counts, and its own work."""
+        self._answer = position
 
-    def see_arguments(self, arguments: str | None, where: str) -> None:
-        """A tool call's arguments: their string leaves are read (a JSON number alone shows no work), when
-        an answer first asks."""
-        if arguments and _may_compute(arguments):
-            self._texts.append((arguments, where, True))
+    def _scan(self) -> None:
+        worked, items = self._worked, self._items
+        while self._scanned < len(worked) and worked[self._scanned] <= self._answer:
+            position = worked[self._scanned]
+            item = items[position]
+            if position != self._work_read:
+                if item.work:
+                    self._see(item.work, f"the assistant's own words at item {position + 1}", False)
+                if item.kind is EVIDENCE and item.call_arguments:
+                    self._see(item.call_arguments, f"the arguments of its call to {item.tool or 'a tool'}", True)
+            if position == self._answer:
+                self._work_read = position  # its text is the answer: read for the answers after it
+                return
+            if item.kind is ANSWER:
+                self._see(item.text, f"the assistant's answer at item {position + 1}", False)
+            self._scanned += 1
+
+    def _see(self, text: str, where: str, arguments: bool) -> None:
+        if _may_compute(text):  # (a JSON number alone shows no work: arguments are read by their strings)
+            self._texts.append((text, where, arguments))
 
     def stated(self, magnitude: Decimal, operands: Operands, settings: Settings) -> tuple[str, str] | None:
         """(formula, where) of the first equation shown earlier whose result is magnitude, or None."""
@@ -60,6 +84,7 @@ class ShownEarlier:
         return any(work.is_refuted(magnitude) for work, _ in works) and self.stated(magnitude, operands, settings) is None
 
     def _works(self, operands: Operands, settings: Settings) -> list[tuple[Computations, str]]:
+        self._scan()
         for text, where, arguments in self._texts[len(self._read) :]:
             earlier = _Earlier(operands, tuple(self._read))  # the equations before this text, not after it
             written = "\n".join(_string_leaves(text)) if arguments else text

@@ -89,18 +89,16 @@ def target_of(magnitude: Decimal, decimals: int, pool: Pool, named_before: Itera
     return Target(int(scaled), step, spell(magnitude), named, near_read)
 
 
-def one_character_off(spelled: str) -> Iterator[str]:
+def one_character_off(spelled: str) -> list[str]:
     """Every number spelled like spelled (canonically) but for one digit, a leading digit never made 0.
 
     >>> sorted(one_character_off("12"))[:4], sorted(one_character_off("1.5"))[:3], "1" in one_character_off("1.5")
     (['10', '11', '13', '14'], ['0.5', '1', '1.1'], True)
     """
-    for at, character in enumerate(spelled):
-        if character.isdigit():
-            for digit in "0123456789":
-                if digit != character and not (at == 0 and digit == "0" and spelled[1:2].isdigit()):
-                    near = spelled[:at] + digit + spelled[at + 1 :]
-                    yield near.rstrip("0").rstrip(".") if "." in near else near
+    near = [spelled[:at] + digit + spelled[at + 1 :] for at, character in enumerate(spelled) if character.isdigit()
+            for digit in "0123456789"
+            if digit != character and not (at == 0 and digit == "0" and spelled[1:2].isdigit())]
+    return [spelling.rstrip("0").rstrip(".") for spelling in near] if "." in spelled else near
 
 
 Counts = Callable[[], set[int]]  # the counts a multiple or a share may take, read only when one could apply
