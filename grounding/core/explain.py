@@ -194,6 +194,30 @@ def _sources(value: str, written: str, via: str, detail: str | None,
             snippets.append(snippet(item.text, (written, *wanted)) if item.kind is Kind.EVIDENCE else "")
         if len(found) >= 3:
             break
+    if not found and via in _READ_AS_WRITTEN:
+        return _written_in(_READ_AS_WRITTEN[via](written, detail), read)
+    return found, snippets
+
+
+# The notations of code (§9.26) are read from a result's text, not its forms: what each looks for there
+_READ_AS_WRITTEN = {
+    "line": lambda written, detail: detail or written,  # the path (its line numbers are in the same result)
+    "hash-prefix": lambda written, _: written,
+    "version-range": lambda written, _: written.rstrip("x*"),
+    "address": lambda written, _: written.split(":")[0].replace(".", ", "),  # {127, 0, 0, 1}
+}
+
+
+def _written_in(key: str, read: list[tuple[int, Item, Forms]]) -> tuple[list[str], list[str]]:
+    """The items (at most three) whose text, or whose call's arguments, hold key as written, any case."""
+    key = key.lower()
+    found, snippets = [], []
+    for position, item, _forms in read:
+        if key in item.text.lower() or (item.call_arguments is not None and key in item.call_arguments.lower()):
+            found.append(f"line {item.line}, item {position}" + (f" (tool result of {item.tool})" if item.tool else ""))
+            snippets.append(snippet(item.text, (key,)) if item.kind is Kind.EVIDENCE else "")
+        if len(found) >= 3:
+            break
     return found, snippets
 
 
