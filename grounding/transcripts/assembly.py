@@ -33,6 +33,7 @@ from grounding.transcripts.formats import (
     resolve_format,
 )
 from grounding.transcripts.records import exact_value
+from grounding.transcripts.subagents import ParentSessions, joined
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,8 @@ class Assembler:
         self._lines: dict[tuple[str, str], list[int]] = {}  # the line of each of a trace's entries
         self._last_seen: dict[tuple[str, str], float] = {}  # a streamed trace's last span, for --flush-after
         self._judged: set[tuple[str, str]] = set()  # streamed traces judged before the input ended
+        self._parents = ParentSessions()  # Claude Code sessions read, for the sub-agents' files that continue them
+        self._waiting: list[tuple[list[tuple[int, dict]], str, Conversation]] = []  # sub-agents before their parent
 
     def feed(self, record: Record) -> list[Event]:
         """The events a record completes (a record of a grouped format may complete none yet)."""
@@ -158,19 +161,41 @@ class Assembler:
         """A file ended: its sessions are complete."""
         modules = dict(SESSION_FORMATS)
         ids = self._ids.pop(source, {})
-        for key in [key for key in self._sessions if key[0] == source]:
+        keys = [key for key in self._sessions if key[0] == source]
+        if any(key[1] == "claude-code" for key in keys):
+            self._parents.keep([record for key in keys for record in self._sessions[key]], ids)
+        for key in keys:
             records = self._sessions.pop(key)
             try:
-                yield modules[key[1]].assemble(records, source, ids)
+                conversation = modules[key[1]].assemble(records, source, ids)
+                if key[1] == "claude-code" and conversation.unjudgeable is not None:
+                    joined_one = self._joined(records, source)
+                    if joined_one is None:
+                        self._waiting.append((records, source, conversation))  # its parent may come later
+                        continue
+                    conversation = joined_one
+                yield conversation
             except RecordError as error:
                 yield Problem(source, records[0][0], str(error))
             except READER_FAULTS as error:
                 yield _fault(source, records[0][0], error)
 
     def finish(self) -> Iterator[Event]:
-        """The input ended: every trace is complete."""
+        """The input ended: every trace is complete, and every sub-agent's file is joined to its parent
+        session or, its parent not given, unjudgeable."""
+        for records, source, conversation in self._waiting:
+            yield self._joined(records, source) or conversation
+        self._waiting = []
         for key in list(self._traces):
             yield self._assembled(key)
+
+    def _joined(self, records: list[tuple[int, dict]], source: str) -> Conversation | None:
+        """A Claude Code conversation that continues a record of another file, joined to that file's session
+        when it was read (subagents.py); None when it was not (yet)."""
+        context = self._parents.context_of(records[0][1])
+        if context is None:
+            return None
+        return joined(claude_code.assemble(context, source), claude_code.assemble(records, source))
 
     def silent(self, seconds: float, now: float) -> list[Event]:
         """The streamed traces with no new span for seconds: judged as complete (--flush-after)."""

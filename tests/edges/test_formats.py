@@ -9,6 +9,7 @@ import json
 import pytest
 from conftest import SHARED, needs_shared
 
+import grounding
 from grounding.core.settings import Settings
 from grounding.model import JudgedAnswer, Problem, Summary
 from grounding.run.runner import judge_inputs
@@ -63,3 +64,38 @@ def test_verdicts_are_identical_to_openai_chat(name, reference):
     assert found.keys() == reference.keys()
     for key, value in reference.items():
         assert found[key] == value, key
+
+
+def _claude_records(path, records):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+
+def test_a_sub_agents_file_is_joined_to_its_parent_session_given_in_the_same_run(tmp_path):
+    parent = [
+        {"type": "user", "sessionId": "S1", "uuid": "u1", "parentUuid": None,
+         "message": {"role": "user", "content": "Look up order 88123."}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "a1", "parentUuid": "u1", "message": {
+            "id": "m1", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "orders 88123"}}]}},
+        {"type": "user", "sessionId": "S1", "uuid": "u2", "parentUuid": "a1", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "order 88123: total 4521.75"}]}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "a2", "parentUuid": "u2", "message": {
+            "id": "m2", "role": "assistant", "content": [{"type": "text", "text": "Order 88123 totals 4521.75."}]}},
+    ]
+    sub = [
+        {"type": "user", "sessionId": "S1", "uuid": "c1", "parentUuid": "a2", "isSidechain": True, "agentId": "x",
+         "message": {"role": "user", "content": "Summarise the conversation so far."}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "c2", "parentUuid": "c1", "isSidechain": True,
+         "agentId": "x", "message": {"id": "m3", "role": "assistant", "content": [
+             {"type": "text", "text": "Summary: order 88123 totals 4521.75, not 4521.95."}]}},
+    ]
+    _claude_records(tmp_path / "S1.jsonl", parent)
+    _claude_records(tmp_path / "S1" / "subagents" / "agent-x.jsonl", sub)
+    alone = grounding.run([tmp_path / "S1" / "subagents" / "agent-x.jsonl"])
+    assert [a.verdict.status.value for a in alone.answers] == ["unjudgeable"]
+    for order in ([tmp_path / "S1.jsonl", tmp_path / "S1"], [tmp_path / "S1", tmp_path / "S1.jsonl"]):
+        answers = {a.source.rsplit("/", 1)[-1]: a.verdict for a in grounding.run(order).answers}
+        # judged against the parent's tool result; the parent's own answer is not judged again in it
+        assert [f.value for f in answers["agent-x.jsonl"].unsupported] == ["4521.95"]
+        assert answers["S1.jsonl"].status.value == "grounded" and len(answers) == 2
