@@ -108,7 +108,6 @@ def _verbatim(candidate: Candidate, judging: _Judging) -> Finding | None:
     return _found(candidate, "verbatim") if head is not None and index.is_plain(head) else None
 
 
-
 def _reading(candidate: Candidate, judging: _Judging) -> Finding | None:
     """Route 2 (§9.1, §9.2, §9.4): unit, date-part, component."""
     via = reading_of(candidate.value, judging.index)

@@ -120,6 +120,6 @@ def counts_in_words(text: str) -> set[int]:
     """
     found = set()
     for match in _COUNT_IN_WORDS.finditer(text):
-        group = match.lastgroup
+        group = match.lastgroup or ""
         found.add(_WORDS[match.group().lower()] if group == "number" else _IN_WORDS[group])
     return found

@@ -150,10 +150,10 @@ class TokenReader:
         if ":" in value or "-" in value:
             parts = tuple(set(date_parts(value))) if _DATE_OR_TIME_HINT.search(value) else ()
             if parts:
-                own, other, clock = halves(value) if ":" in value else ((), (), False)
+                own, other, on_24_hours = halves(value) if ":" in value else ((), (), False)
                 if own:  # its AM/PM forms are the text's to give (either_half), not the token's
                     parts = tuple(form for form in parts if form[-1] != "m")
-                return TokenReading(plain, (), parts, (), (), meridiem, own, other, clock)
+                return TokenReading(plain, (), parts, (), (), meridiem, own, other, on_24_hours)
         if value[-1] == "m" and "h" in value:
             clock = duration_as_clock(value)  # 5h59m grounds 05:59, as 05:59 grounds 5h59m
             if clock is not None:

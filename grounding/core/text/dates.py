@@ -232,8 +232,9 @@ def halves(value: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     >>> "12:30am" in halves("12:30")[1], halves("7:0-15:30")
     (True, ((), (), True))
     """
-    matches = [_TIME_ONLY.fullmatch(end) for end in range_ends(value) or (value,)]
-    if not all(matches):
+    ends = range_ends(value) or (value,)
+    matches = [match for match in map(_TIME_ONLY.fullmatch, ends) if match is not None]
+    if len(matches) != len(ends):
         return (), (), False
     if any(int(match.group(1)) == 0 or 13 <= int(match.group(1)) <= 23 for match in matches):
         return (), (), True
