@@ -75,6 +75,7 @@ class Conversation:
     items: tuple[Item, ...]
     input_format: str
     unjudgeable: str | None = None  # why the evidence cannot be known (content not captured, server-side state)
+    cwd: str | None = None  # the working directory a coding session's records state (§9.26: paths against it)
 
 
 

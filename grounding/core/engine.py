@@ -47,6 +47,7 @@ def check_conversation(conversation: Conversation, settings: Settings,
         yield from _unjudgeable(conversation)
         return
     evidence = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
+    evidence.stated.cwd = conversation.cwd
     contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
     attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
     previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
@@ -56,8 +57,7 @@ def check_conversation(conversation: Conversation, settings: Settings,
     items = conversation.items
     worked: list[int] = []  # where the assistant wrote words of its own (§9.24), read when an answer asks
     shown = ShownEarlier(items, worked) if settings.derived else None
-    turn = 0
-    results_read = 0
+    turn = results_read = 0  # answers judged, tool results read
     for position, item in enumerate(items):
         if ledger is not None:
             ledger.see(item)

@@ -30,6 +30,7 @@ from grounding.model import COMPUTED_VIA, Finding, Verdict, status_of
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _HEX = regex.compile(r"[0-9a-f]*[0-9][0-9a-f]*")
 _WILDCARD_VERSION = regex.compile(r"(\d+(?:\.\d+)*)\.[x*]")
+_PATH = regex.compile(r"~?/?(?:[\w.-]+/)+[\w.-]*")  # a/b, /a/b/, ~/a/b.txt: a folder or more, then a name
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
 _YEARS = range(1900, 2101)
 
@@ -196,8 +197,9 @@ def _label(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 def _code_location(candidate: Candidate, judging: _Judging) -> Finding | None:
-    """§9.26: ``path:line``, ``path:line:col``, ``path#L12-L40``: the path was read as written (in a result or
-    a call's arguments, a suffix of a longer one too) and each line number was read as a line number."""
+    """§9.26: ``path:line``, ``path:line:col``, ``path#L12-L40``: the path was read (holds_path: in a result or
+    a call's arguments, the end of a longer one, below the working directory) and each line number was read
+    as a line number of that file."""
     if candidate.kind is not IDENTIFIER:
         return None
     cited = code_location(candidate.text)
@@ -205,12 +207,21 @@ def _code_location(candidate: Candidate, judging: _Judging) -> Finding | None:
         return None
     path, lines = cited
     stated = judging.index.stated
-    if not stated.holds(path):
+    if not stated.holds_path(path):
         return None
     marks, name = stated.line_marks(), name_of(path)
     if all((name, line) in marks or (None, line) in marks for line in lines):
         return _found(candidate, "line", matched=path)
     return None
+
+
+def _path(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """§9.26: a path (with a digit, so a value) read as written, as the end of a longer one, as a folder a
+    read path lies in, or below the session's working directory."""
+    written = candidate.text
+    if candidate.kind is not IDENTIFIER or "/" not in written or "://" in written or not _PATH.fullmatch(written):
+        return None
+    return _found(candidate, "path") if judging.index.stated.holds_path(written) else None
 
 
 def _hash_prefix(candidate: Candidate, judging: _Judging) -> Finding | None:
@@ -294,7 +305,7 @@ def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _path, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example,
 )
 
 

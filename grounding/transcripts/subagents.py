@@ -47,4 +47,4 @@ def joined(context: Conversation, own: Conversation) -> Conversation:
     """own's conversation with context's items before it, context's answers made work shown (not judged)."""
     before = tuple(Item(NEITHER, "", work=item.text, line=item.line) if item.kind is ANSWER else item
                    for item in context.items)
-    return Conversation(own.source, own.line, own.id, before + own.items, own.input_format)
+    return Conversation(own.source, own.line, own.id, before + own.items, own.input_format, cwd=own.cwd or context.cwd)

@@ -160,3 +160,40 @@ def test_values_in_a_sketch_are_examples_and_a_fenced_answer_is_still_judged():
     assert unsupported(verdict) == [] and [f.value for f in verdict.examples] == ["2030-01-01t00:00:00z"]
     claimed = 'The event it wrote is:\n\n```json\n{"created": "2030-01-01T00:00:00Z"}\n```\n'
     assert unsupported(judge({"ok": True}, answer=claimed)) == ["2030-01-01t00:00:00z"]
+
+
+def _session(answer: str, listing: str, cwd: str = "/srv/app2") -> list[dict]:
+    return [
+        {"type": "user", "sessionId": "s", "uuid": "u1", "parentUuid": None, "cwd": cwd,
+         "message": {"role": "user", "content": "Where are the static files?"}},
+        {"type": "assistant", "sessionId": "s", "uuid": "a1", "parentUuid": "u1", "cwd": cwd,
+         "message": {"id": "m1", "role": "assistant", "content": [
+             {"type": "tool_use", "id": "t1", "name": "Glob", "input": {"pattern": "**/*.css"}}]}},
+        {"type": "user", "sessionId": "s", "uuid": "u2", "parentUuid": "a1", "cwd": cwd, "message": {
+            "role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": listing}]}},
+        {"type": "assistant", "sessionId": "s", "uuid": "a2", "parentUuid": "u2", "cwd": cwd,
+         "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": answer}]}},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "listing", "expected_unsupported", "expected_via"),
+    [
+        ("They are in /srv/app2/priv/static/.", "priv/static/app.css", [], {"/srv/app2/priv/static/": "path"}),
+        ("They are in priv/v2/static/.", "priv/v2/static/app.css", [], {"priv/v2/static/": "path"}),
+        ("See /srv/app2/priv/static/app.css:12.", "    12→.row {", [], {}),  # (no path read: see below)
+        # refused: a folder no read path lies in, a path below another directory than the session's
+        ("They are in /srv/app2/priv/assets/.", "priv/static/app.css", ["/srv/app2/priv/assets/"], {}),
+        ("They are in /srv/app3/priv/static/.", "priv/static/app.css", ["/srv/app3/priv/static/"], {}),
+    ],
+)
+def test_paths_against_the_sessions_working_directory(answer, listing, expected_unsupported, expected_via):
+    from grounding.core.engine import check_conversation
+    from grounding.transcripts.formats import claude_code
+
+    conversation = claude_code.assemble(list(enumerate(_session(answer, listing), start=1)), "session.jsonl")
+    [judged] = list(check_conversation(conversation, build_settings()))
+    if expected_unsupported or expected_via:
+        assert unsupported(judged.verdict) == expected_unsupported and via(judged.verdict) == expected_via
+    else:
+        assert unsupported(judged.verdict) == ["/srv/app2/priv/static/app.css:12"]

@@ -85,7 +85,8 @@ class EvidenceIndex:
         """A tool result: seen now, read when a question needs it."""
         examined = examine_result(text, self.options, is_error, arguments, document)
         failed = examined.failed  # (a failed call's arguments ground nothing, §9.6: not a path it named either)
-        self.stated.see(text, None if failed else examined.document, arguments=None if failed else arguments)
+        self.stated.see(text, None if failed else examined.document, arguments=None if failed else arguments,
+                        failed=failed)
         seen = seen_of(examined)
         self._keep(examined, seen)
 

@@ -22,16 +22,21 @@ _Reading = Callable[[str, object, bool, str | None], set]  # (text, document or 
 class Stated:
     """The texts seen, in order, and the views of them worked out so far."""
 
-    __slots__ = ("_texts", "_views")
+    __slots__ = ("_succeeded", "_texts", "_views", "cwd")
 
     def __init__(self) -> None:
+        self.cwd: str | None = None  # the session's working directory, where its records state one
         self._texts: list[tuple[str, object, bool, str | None]] = []
+        self._succeeded: list[tuple[str, bool, str | None]] = []  # the texts but failed results: what code cites
         self._views: dict[str, tuple[int, set]] = {}  # a view's name -> (texts it was read from, what it holds)
 
-    def see(self, text: str, document: object = None, *, exempt: bool = False, arguments: str | None = None) -> None:
+    def see(self, text: str, document: object = None, *, exempt: bool = False, arguments: str | None = None,
+            failed: bool = False) -> None:
         """A tool result (with its JSON document, None when it failed or is text, and its call's arguments),
         or exempt text."""
         self._texts.append((text, document, exempt, arguments))
+        if not failed:  # a failed lookup's text, echoing what was asked, shows nothing read (§9.6)
+            self._succeeded.append((text, exempt, arguments))
 
     def counts(self) -> set[int]:
         """The counts 2–12 every text states (§9.20), tool results and exempt text alike."""
@@ -54,31 +59,45 @@ class Stated:
 
     def line_marks(self) -> set[code_reads.Mark]:
         """The line numbers tool results show as line numbers, with their files (§9.26)."""
-        return self._view("lines", lambda text, _, exempt, arguments: set() if exempt else
-                          code_reads.line_marks(text, arguments))
+        return self._cited_view("lines", lambda text, arguments: code_reads.line_marks(text, arguments))
 
     def addresses(self) -> set[str]:
         """The IPv4 addresses tool results write as tuples, dotted, with their ports (§9.26)."""
-        return self._view("addresses", lambda text, _, exempt, __: set() if exempt or "," not in text else
-                          code_reads.addresses(text))
+        return self._cited_view("addresses", lambda text, _: code_reads.addresses(text) if "," in text else set())
 
     def holds_hash_starting(self, prefix: str) -> bool:
         """True when a text seen holds a longer hex hash (12 digits or more) that prefix begins: a commit
         git log printed whole, cited by its first digits (§9.26)."""
         pattern = re.compile(rf"(?<![0-9a-fA-F]){re.escape(prefix)}[0-9a-fA-F]{{{max(12 - len(prefix), 1)},}}",
                              re.IGNORECASE)
-        return any(pattern.search(text) for text, _, _, _ in self._texts)
+        return any(pattern.search(text) for text, _, _ in self._succeeded)
 
     def holds_version_under(self, prefix: str) -> bool:
         """True when a tool result holds a version that prefix's wildcard matches: ``0.1.3`` (or ``v0.1.3``)
         for ``0.1.x`` (§9.26)."""
         pattern = re.compile(rf"(?<![\w.])v?{re.escape(prefix)}\.\d")
-        return any(pattern.search(text) for text, _, exempt, _ in self._texts if not exempt)
+        return any(pattern.search(text) for text, exempt, _ in self._succeeded if not exempt)
 
-    def holds(self, fragment: str) -> bool:
-        """True when a text seen, or a tool call's arguments, holds fragment as written (a path, §9.26)."""
-        return any(fragment in text or (arguments is not None and fragment in arguments)
-                   for text, _, _, arguments in self._texts)
+    def holds_path(self, path: str) -> bool:
+        """True when path was read (§9.26): as written, as the end of a longer path, as a folder a read path
+        lies in (``src/agents/`` after ``src/agents/plugins/codex.ts``), or, below the session's working
+        directory, as the path relative to it."""
+        wanted = [path.rstrip("/")]
+        if self.cwd and path.startswith(self.cwd.rstrip("/") + "/"):
+            wanted.append(path[len(self.cwd.rstrip("/")) + 1 :].rstrip("/"))
+        patterns = [re.compile(rf"(?<![\w.-]){re.escape(form)}(?![\w-]|\.\w)") for form in wanted if form]
+        return any(pattern.search(text) or (arguments is not None and pattern.search(arguments))
+                   for pattern in patterns for text, _, arguments in self._succeeded)
+
+    def _cited_view(self, name: str, reading: Callable[[str, str | None], set]) -> set:
+        """A view of the tool results that did not fail (what code's notations cite: §9.26)."""
+        read, found = self._views.get(name, (0, set()))
+        if read < len(self._succeeded):
+            for text, exempt, arguments in self._succeeded[read:]:
+                if not exempt:
+                    found |= reading(text, arguments)
+            self._views[name] = (len(self._succeeded), found)
+        return found
 
     def _view(self, name: str, reading: _Reading) -> set:
         read, found = self._views.get(name, (0, set()))

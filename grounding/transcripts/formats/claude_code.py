@@ -87,8 +87,9 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
         items.extend(_user_items(record, blocks, ledger))
     close_turn()
     first = records[0][1]
+    cwd = next((record["cwd"] for _, record in records if isinstance(record.get("cwd"), str)), None)
     return Conversation(source, records[0][0], str(first.get("sessionId")), tuple(items), "claude-code",
-                        unjudgeable=context_elsewhere)
+                        unjudgeable=context_elsewhere, cwd=cwd)
 
 
 def _kept_branch(records: list[tuple[int, dict]], parents: dict[str, str | None]) -> list[tuple[int, dict]]:
