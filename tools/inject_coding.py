@@ -22,6 +22,7 @@ from grounding.core.answer.candidates import read_answer
 from grounding.core.settings import Settings
 from grounding.model import JudgedAnswer, Summary
 from grounding.run.runner import judge_inputs
+from tools.quality import one_digit_away
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -44,7 +45,7 @@ def inject(session: Path, out: Path) -> dict | None:
         for candidate in read_answer(answer.text, Settings()).candidates:
             if candidate.value in unsupported or not answer.line:
                 continue
-            for mutated in _one_digit_changed(candidate.text):
+            for mutated in reversed(one_digit_away(candidate.text)):  # the last digit first
                 at = answer.line - 1
                 if candidate.text not in lines[at] or mutated.lower() in lowered:
                     continue
@@ -54,12 +55,6 @@ def inject(session: Path, out: Path) -> dict | None:
                 (out / session.name).write_bytes("\n".join(twin).encode("utf-8"))
                 return {"file": session.name, "line": answer.line, "original": candidate.text, "mutated": mutated}
     return None
-
-
-def _one_digit_changed(text: str) -> list[str]:
-    """Every spelling of text with one digit raised by one (9 wraps to 0), the last digit first."""
-    return [text[:at] + str((int(ch) + 1) % 10) + text[at + 1 :]
-            for at, ch in reversed(list(enumerate(text))) if ch.isdigit()]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,10 +8,8 @@ from decimal import Decimal
 
 import regex
 
-from grounding.core.answer.candidates import Answer, Candidate
-from grounding.core.text.normalise import is_number, normalise_once
+from grounding.core.answer.candidates import Answer, Candidate, numbers_in
 from grounding.core.text.patterns import LazyPattern
-from grounding.core.text.tokens import tokens_with_digits
 
 _ANNOUNCING = LazyPattern(
     regex.compile,
@@ -50,11 +48,4 @@ def numbers_before(candidate: Candidate, answer: Answer) -> frozenset[Decimal]:
     if not candidate.occurrences:
         return frozenset()
     first = candidate.occurrences[0]
-    found = set()
-    for at, segment in enumerate(answer.segments[: first.segment + 1]):
-        text = segment[: first.start] if at == first.segment else segment
-        for token, _, _ in tokens_with_digits(text):
-            value = normalise_once(token)
-            if value and is_number(value):
-                found.add(abs(Decimal(value)))
-    return frozenset(found)
+    return numbers_in((*answer.segments[: first.segment], answer.segments[first.segment][: first.start]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -173,8 +174,13 @@ def numbers_written(answer: Answer) -> frozenset[Decimal]:
     >>> sorted(numbers_written(read_answer("Paid $2,787; the new fare is $243, so $2,544 back.", Settings())))
     [Decimal('243'), Decimal('2544'), Decimal('2787')]
     """
+    return numbers_in(answer.segments)
+
+
+def numbers_in(texts: Iterable[str]) -> frozenset[Decimal]:
+    """The magnitude of every number the texts write (numbers_written, of any part of an answer)."""
     found = set()
-    for segment in answer.segments:
+    for segment in texts:
         for text, _, _ in tokens_with_digits(segment):
             value = normalise_once(text)
             if value and len(value) <= LONGEST_NUMBER and is_number(value):

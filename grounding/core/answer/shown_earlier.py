@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-import orjson
-
 from grounding.core.answer.arithmetic import Computations, Operands
-from grounding.core.answer.candidates import read_answer
+from grounding.core.answer.candidates import json_leaves, read_answer
 from grounding.core.settings import Settings
 from grounding.model import ANSWER, EVIDENCE, Item
 
@@ -87,7 +85,8 @@ class ShownEarlier:
         self._scan()
         for text, where, arguments in self._texts[len(self._read) :]:
             earlier = _Earlier(operands, tuple(self._read))  # the equations before this text, not after it
-            written = "\n".join(_string_leaves(text)) if arguments else text
+            leaves = json_leaves(text) if arguments else None  # a call's arguments: their leaves, one a line
+            written = text if leaves is None else "\n".join(leaves)
             self._read.append((Computations(read_answer(written, settings), earlier, settings.min_digits), where))
         return self._read
 
@@ -105,20 +104,3 @@ class _Earlier:
 
     def is_derived(self, magnitude: Decimal) -> bool:
         return self.evidence.is_derived(magnitude)
-
-
-def _string_leaves(arguments: str) -> list[str]:
-    try:
-        document = orjson.loads(arguments)
-    except orjson.JSONDecodeError:
-        return [arguments]
-    found, stack = [], [document]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            found.append(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return found

@@ -70,13 +70,12 @@ class Stated:
         git log printed whole, cited by its first digits (§9.26)."""
         pattern = re.compile(rf"(?<![0-9a-fA-F]){re.escape(prefix)}[0-9a-fA-F]{{{max(12 - len(prefix), 1)},}}",
                              re.IGNORECASE)
-        return any(pattern.search(text) for text, _, _ in self._succeeded)
+        return self._holds([pattern])
 
     def holds_version_under(self, prefix: str) -> bool:
         """True when a tool result holds a version that prefix's wildcard matches: ``0.1.3`` (or ``v0.1.3``)
         for ``0.1.x`` (§9.26)."""
-        pattern = re.compile(rf"(?<![\w.])v?{re.escape(prefix)}\.\d")
-        return any(pattern.search(text) for text, exempt, _ in self._succeeded if not exempt)
+        return self._holds([re.compile(rf"(?<![\w.])v?{re.escape(prefix)}\.\d")], exempt=False)
 
     def holds_path(self, path: str) -> bool:
         """True when path was read (§9.26): as written, as the end of a longer path, as a folder a read path
@@ -86,8 +85,13 @@ class Stated:
         if self.cwd and path.startswith(self.cwd.rstrip("/") + "/"):
             wanted.append(path[len(self.cwd.rstrip("/")) + 1 :].rstrip("/"))
         patterns = [re.compile(rf"(?<![\w.-]){re.escape(form)}(?![\w-]|\.\w)") for form in wanted if form]
-        return any(pattern.search(text) or (arguments is not None and pattern.search(arguments))
-                   for pattern in patterns for text, _, arguments in self._succeeded)
+        return self._holds(patterns, arguments=True)
+
+    def _holds(self, patterns: list[re.Pattern], *, exempt: bool = True, arguments: bool = False) -> bool:
+        """True when a pattern is found in a text that did not fail (exempt text too, unless told not), or
+        with arguments in its call's arguments."""
+        return any(pattern.search(text) or (arguments and called is not None and pattern.search(called))
+                   for pattern in patterns for text, is_exempt, called in self._succeeded if exempt or not is_exempt)
 
     def _cited_view(self, name: str, reading: Callable[[str, str | None], set]) -> set:
         """A view of the tool results that did not fail (what code's notations cite: §9.26)."""
