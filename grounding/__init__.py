@@ -17,7 +17,9 @@ lists) or one Conversation, and returns each final answer with its verdict:
 ('flagged', ['2024-06-03'])
 
 In the loop, ``check_answer(history, answer)`` judges a candidate answer before it ships, and
-``Gate(posture)`` decides what happens to it (assist, guard or rails); ``grounding.pydantic_ai``,
+``Gate(posture)`` decides what happens to it (assist, guard or rails); a ``Session`` keeps one
+conversation's evidence between decisions, so a long chat's turn costs what its own messages cost;
+``grounding.pydantic_ai``,
 ``grounding.langchain`` and ``grounding.openai_agents`` plug the gate into those frameworks. ``run(paths)``
 does what ``ground check`` does over files. Options are ``Options(...)``, the command line's options as
 Python values.
@@ -48,6 +50,7 @@ if _TYPE_CHECKING:
 
     from grounding.gate import Decision, Gate
     from grounding.library import Options, RunResult, acheck_answer, check, check_answer
+    from grounding.session import Session
     from grounding.run.parallel import Engine
 
 __version__ = "0.1.0"
@@ -70,6 +73,7 @@ __all__ = [
     "RecordError",
     "RunResult",
     "Status",
+    "Session",
     "Summary",
     "UnsupportedValuesError",
     "Verdict",
@@ -83,7 +87,7 @@ __all__ = [
 # Where each name loaded on first use lives.
 _LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "check": "grounding.library",
          "check_answer": "grounding.library", "acheck_answer": "grounding.library", "Gate": "grounding.gate",
-         "Decision": "grounding.gate"}
+         "Decision": "grounding.gate", "Session": "grounding.session"}
 
 
 def __getattr__(name: str) -> object:

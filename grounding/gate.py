@@ -34,9 +34,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from grounding.errors import UnsupportedValuesError
-from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX, is_evidence_check
+from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX
 from grounding.library import Options, answer_text, settings_of, to_conversation, verdict_on
-from grounding.model import EXEMPT, NEITHER, Conversation, Finding, Status, Verdict
+from grounding.model import Conversation, Finding, Status, Verdict
+from grounding.session import Session, revisions_in
 
 if TYPE_CHECKING:
     from grounding.core.settings import Settings
@@ -115,6 +116,11 @@ class Gate:
         flagged answer is decided as a revision that still carries its values would be (guard ships it
         flagged, rails refuses it)."""
         text = answer_text(answer)
+        if isinstance(history, Session):
+            if format is not None or system is not None or instructions is not None:
+                raise TypeError("Gate.decide(session, ...): a Session holds its format, system and instructions; "
+                                "pass them to Session()")
+            return self._decided(history.check(text), history.revisions_asked, can_revise)
         conversation = to_conversation(history, format, system=system, instructions=instructions)
         return self.decide_conversation(conversation, text, can_revise=can_revise)
 
@@ -130,7 +136,11 @@ class Gate:
     def decide_conversation(self, conversation: Conversation, answer: str, *, can_revise: bool = True) -> Decision:
         settings, given = settings_of(self.options)
         verdict = verdict_on(conversation, answer, settings, given.max_record_bytes if given else None)
-        decision = _decision(self.posture, verdict, revisions_asked(conversation), can_revise)
+        return self._decided(verdict, revisions_in(conversation.items), can_revise)
+
+    def _decided(self, verdict: Verdict, revisions: int, can_revise: bool) -> Decision:
+        """The decision on a verdict, observed: logged, on the current span, handed to on_verdict."""
+        decision = _decision(self.posture, verdict, revisions, can_revise)
         _observe(decision)
         if self.on_verdict is not None:
             try:
@@ -163,13 +173,7 @@ def correction(unsupported: tuple[Finding, ...]) -> str:
 
 def revisions_asked(conversation: Conversation) -> int:
     """The gate's correction frames since the last user (or system) turn: the revisions spent in this turn."""
-    asked = 0
-    for item in conversation.items:
-        if item.kind is EXEMPT:
-            asked = 0
-        elif item.kind is NEITHER and is_evidence_check(item.text):
-            asked += 1
-    return asked
+    return revisions_in(conversation.items)
 
 
 def _observe(decision: Decision) -> None:

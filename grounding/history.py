@@ -43,7 +43,7 @@ def as_record(history: object, *, format: str | None = None, system: str | None 
             return plain(history, "history")
         raise RecordError(f"history is a {type(history).__name__}: pass a record (a dict, its JSON text) or a list "
                           "of messages")
-    messages = _messages(list(history))
+    messages = history_messages(list(history))
     return _in_document(messages, format, system, instructions)
 
 
@@ -102,14 +102,16 @@ def _path(value: object, target: object, where: str) -> str:
     return ""
 
 
-def _messages(history: list) -> list:
+def history_messages(history: list, first: int = 0) -> list:
+    """The messages of a history as plain JSON values (a list of JSON values alone is itself); first: the
+    index of its first message in the whole history, for the error that names one (a Session's later turns)."""
     if _only_json(history):  # the common case, told in C: a list of dicts as the loop wrote them
         return history
     if history and all(_module(message).startswith("pydantic_ai") for message in history):
         from pydantic_ai.messages import ModelMessagesTypeAdapter
 
         return ModelMessagesTypeAdapter.dump_python(history, mode="json")
-    return [plain(message, f"messages[{at}]") for at, message in enumerate(history)]
+    return [plain(message, f"messages[{at}]") for at, message in enumerate(history, first)]
 
 
 def _in_document(messages: list, format: str | None, system: str | None,  # noqa: A002

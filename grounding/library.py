@@ -227,23 +227,26 @@ def verdict_on(history: Conversation, answer: str, settings: Settings, limit: in
     from grounding.core.engine import check_conversation
 
     bound = limit if limit is not None else KEYS["max-record-bytes"].default
-    too_large = _largest_over(history, bound)
-    if too_large is not None:
-        return Verdict(Status.UNJUDGEABLE, 0, reason=f"a tool result of {too_large} bytes is larger than the limit "
-                       f"of {bound} bytes (max_record_bytes): it was not read, so the answer is not judged")
+    for item in history.items:
+        if item.kind is EVIDENCE:
+            too_large = too_large_verdict(item.text, bound)
+            if too_large is not None:
+                return too_large
     *_, judged = check_conversation(with_answer(history, answer), settings)
     return judged.verdict
 
 
-def _largest_over(history: Conversation, limit: int) -> int | None:
-    """The size in bytes of the first tool result over limit, or None (a text is encoded only when its
-    characters alone cannot tell: one character is one to four bytes)."""
-    for item in history.items:
-        if item.kind is EVIDENCE and 4 * len(item.text) > limit:
-            size = len(item.text) if len(item.text) > limit else len(item.text.encode("utf-8", "surrogatepass"))
-            if size > limit:
-                return size
-    return None
+def too_large_verdict(result: str, limit: int) -> Verdict | None:
+    """The unjudgeable verdict a tool result larger than limit bytes gives every answer after it, or None when
+    it is within the limit (a text is encoded only when its characters alone cannot tell: one character is
+    one to four bytes)."""
+    if 4 * len(result) <= limit:
+        return None
+    size = len(result) if len(result) > limit else len(result.encode("utf-8", "surrogatepass"))
+    if size <= limit:
+        return None
+    return Verdict(Status.UNJUDGEABLE, 0, reason=f"a tool result of {size} bytes is larger than the limit of "
+                   f"{limit} bytes (max_record_bytes): it was not read, so the answer is not judged")
 
 
 def to_conversation(record: object, input_format: str | None = None, source: str = "<record>", *,

@@ -48,6 +48,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -286,6 +287,54 @@ def _print_gate_overhead(decisions: int) -> None:
           f"best {1000 * timings[0]:.3f} ms per judged answer")
 
 
+def order_turn(turn: int) -> tuple[list[dict], str]:
+    """One turn of a long support chat: a question, a tool call, its JSON result, and the answer the gate
+    judges (grounded)."""
+    result = {"order_id": f"ORD-{40001 + turn}", "status": "shipped", "tracking": f"1Z999AA1012345{6780 + turn}",
+              "total": f"{123.45 + 10 * turn:.2f}",
+              "items": [{"sku": f"SKU-{7000 + 10 * turn + k}", "qty": k + 1, "price": f"{19.99 + k * 7.5:.2f}"}
+                        for k in range(6)]}
+    call = {"id": f"c{turn}", "type": "function",
+            "function": {"name": "lookup_order", "arguments": json.dumps({"order_id": f"ORD-{40001 + turn}"})}}
+    messages = [{"role": "user", "content": f"Where is order ORD-{40001 + turn}?"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": f"c{turn}", "content": json.dumps(result)}]
+    return messages, f"ORD-{40001 + turn} shipped with tracking 1Z999AA1012345{6780 + turn} (${result['total']})."
+
+
+def _print_session_scaling(turns: int, runs: int) -> None:
+    """A turn's decision in a long chat: the turn's messages added to a Session and its answer decided, against
+    Gate.decide on the whole history (read again, every answer in it judged again), at turn 10 and the last."""
+    from grounding import Gate, Session
+
+    gate = Gate("guard")
+    conversation = [order_turn(turn) for turn in range(turns)]
+    cost: dict[str, list[list[float]]] = {"session": [], "whole history": []}
+    for _ in range(runs):
+        session, history, timings = Session(), [], []
+        for messages, answer in conversation:
+            started = time.perf_counter()
+            session.extend(messages)
+            assert gate.decide(session, answer).action == "grounded"
+            session.append({"role": "assistant", "content": answer})
+            timings.append(time.perf_counter() - started)
+        cost["session"].append(timings)
+        timings = []
+        for messages, answer in conversation:
+            history += messages
+            started = time.perf_counter()
+            gate.decide(history, answer)
+            timings.append(time.perf_counter() - started)
+            history.append({"role": "assistant", "content": answer})
+        cost["whole history"].append(timings)
+    print(f"\na {turns}-turn conversation, one decision a turn (median of {runs} runs):")
+    print(f"  {'':>14}{'turn 10 ms':>12}{f'turn {turns} ms':>13}{'ratio':>8}")
+    for label, runs_timings in cost.items():
+        tenth = statistics.median(timings[9] for timings in runs_timings)
+        last = statistics.median(timings[-1] for timings in runs_timings)
+        print(f"  {label:>14}{1000 * tenth:>12.3f}{1000 * last:>13.3f}{last / tenth:>8.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark ground check against parse-only.")
     parser.add_argument("files", nargs="*", help="inputs (default: dev.jsonl, dev2.jsonl and a generated corpus)")
@@ -327,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         _print_compressed(files[-1], scratch, repeat)
         _print_scaling(scratch, (200,) if args.smoke else (1_000, 4_000, 10_000))
     _print_gate_overhead(50 if args.smoke else 1_000)
+    _print_session_scaling(100, 3 if args.smoke else 15)
     return 0
 
 

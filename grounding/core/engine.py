@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -46,55 +46,104 @@ def check_conversation(conversation: Conversation, settings: Settings,
     if conversation.unjudgeable is not None:
         yield from _unjudgeable(conversation)
         return
-    evidence = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
-    evidence.stated.cwd = conversation.cwd
-    contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
-    attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
-    previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
-    named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
-    # the tool calls of the current turn (since the last user or system text), kept only when a rule reads them
-    ledger = _Ledger() if settings.required_tools or settings.code_tool is not None else None
-    items = conversation.items
-    worked: list[int] = []  # where the assistant wrote words of its own (§9.24), read when an answer asks
-    shown = ShownEarlier(items, worked) if settings.derived else None
-    turn = results_read = 0  # answers judged, tool results read
-    for position, item in enumerate(items):
-        if ledger is not None:
-            ledger.see(item)
-        if shown is not None and (item.work or item.call_arguments or item.kind is ANSWER):
-            worked.append(position)
-        if item.kind is EVIDENCE:
-            results_read += 1
-            evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                document=item.document)
-        elif item.kind is EXEMPT:
-            evidence.see_exempt(item.text)
-        elif item.kind is NEITHER and previous is not None and is_evidence_check(item.text):
-            named_back = _named_back(item.text, previous)
-        elif item.kind is ANSWER:
-            if contract is not None and _reasked(items, position):
-                from grounding.core.contract import Attempt
+    yield from Walk(conversation, settings, index).advance(conversation.items)
 
-                stage, error = contract.judge(item.text)
-                attempts.append(Attempt(len(attempts) + 1, "retried", stage, error))
-                continue
-            if shown is not None:
-                shown.before(position)
-            verdict = _verdict(item, evidence, settings, contract, attempts, shown)
+
+class Walk:
+    """One conversation judged as it advances: the evidence read so far and the state of the current turn.
+    check_conversation walks a whole record at once; an agent loop's session (grounding.session) advances
+    it by the messages each turn appends, and judges a candidate answer with judge_next, so a turn costs
+    what its own items cost, never the turns before it."""
+
+    def __init__(self, conversation: Conversation, settings: Settings,
+                 index: type[EvidenceIndex] = EvidenceIndex) -> None:
+        self.conversation, self.settings = conversation, settings
+        self.evidence = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
+        self.evidence.stated.cwd = conversation.cwd
+        self.contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
+        self.attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check
+        self.previous: Verdict | None = None  # the last answer's verdict, for an evidence re-ask that follows it
+        self.named_back: list[str] | None = None  # values an "[evidence check" frame named back to the model
+        # the tool calls of the current turn (since the last user or system text), kept only when a rule reads them
+        self.ledger = _Ledger() if settings.required_tools or settings.code_tool is not None else None
+        self.items: list[Item] = []  # every item walked, in order
+        self.worked: list[int] = []  # where the assistant wrote words of its own (§9.24), read when an answer asks
+        self.shown = ShownEarlier(self.items, self.worked) if settings.derived else None
+        self.turn = self.results_read = 0  # answers judged, tool results read
+        self._judged_next: tuple[int, str, Verdict] | None = None  # judge_next's last (position, answer, verdict)
+
+    def advance(self, items: Sequence[Item]) -> Iterator[JudgedAnswer]:
+        """Walk items, the conversation's next ones, judging each final answer among them. (A schema check's
+        re-ask is seen only when its frame is among the same items as the answer it re-asks.)"""
+        evidence, ledger, shown, walked, worked = self.evidence, self.ledger, self.shown, self.items, self.worked
+        conversation = self.conversation
+        for offset, item in enumerate(items):
+            position = len(walked)
+            walked.append(item)
             if ledger is not None:
-                verdict = ledger.check(item.text, verdict, settings)
-            attempts = []
-            if named_back is not None:
-                still = {f.value for f in verdict.unsupported}
-                verdict = replace(verdict, revision={"values_named": named_back,
-                                                     "after_revision": not (still & set(named_back))})
-                named_back = None
-            if verdict.status is Status.FLAGGED and not results_read and verdict.reason is None:
-                verdict = replace(verdict, reason=NO_RESULT_READ)  # the hint a user needs: nothing was read
-            previous = verdict
-            yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, turn, item.text,
-                               verdict, conversation.input_format)
-            turn += 1
+                ledger.see(item)
+            if shown is not None and (item.work or item.call_arguments or item.kind is ANSWER):
+                worked.append(position)
+            if item.kind is EVIDENCE:
+                self.results_read += 1
+                evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
+                                    document=item.document)
+            elif item.kind is EXEMPT:
+                evidence.see_exempt(item.text)
+            elif item.kind is NEITHER and self.previous is not None and is_evidence_check(item.text):
+                self.named_back = _named_back(item.text, self.previous)
+            elif item.kind is ANSWER:
+                if self.contract is not None and _reasked(items, offset):
+                    from grounding.core.contract import Attempt
+
+                    stage, error = self.contract.judge(item.text)
+                    self.attempts.append(Attempt(len(self.attempts) + 1, "retried", stage, error))
+                    continue
+                verdict = self._judged(item, position)
+                self.attempts, self.named_back, self.previous = [], None, verdict
+                yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, self.turn,
+                                   item.text, verdict, conversation.input_format)
+                self.turn += 1
+
+    def judge_next(self, answer: str) -> Verdict:
+        """The verdict on answer as the conversation's next final answer, the walk left as it was: the answer is
+        a candidate, in the conversation only when the loop appends it (advance then reuses this verdict)."""
+        position = len(self.items)
+        self.items.append(Item(ANSWER, answer))
+        if self.shown is not None:
+            self.worked.append(position)
+        try:
+            verdict = self._judge(self.items[position], position)
+        finally:
+            self.items.pop()
+            if self.shown is not None:
+                self.worked.pop()
+                self.shown.withdraw(position)
+        self._judged_next = (position, answer, verdict)
+        return verdict
+
+    def _judged(self, item: Item, position: int) -> Verdict:
+        """The answer's verdict: judge_next's when it judged this very answer here (a plain text, as it took)."""
+        last = self._judged_next
+        if last is not None and last[0] == position and last[1] == item.text and not item.work \
+                and item.stop_reason is None:
+            return last[2]
+        return self._judge(item, position)
+
+    def _judge(self, item: Item, position: int) -> Verdict:
+        """Judge the answer at position (SPEC §2.2), then what the turn adds: the ledger, an evidence re-ask."""
+        if self.shown is not None:
+            self.shown.before(position)
+        verdict = _verdict(item, self.evidence, self.settings, self.contract, self.attempts, self.shown)
+        if self.ledger is not None:
+            verdict = self.ledger.check(item.text, verdict, self.settings)
+        if self.named_back is not None:
+            still = {f.value for f in verdict.unsupported}
+            verdict = replace(verdict, revision={"values_named": self.named_back,
+                                                 "after_revision": not (still & set(self.named_back))})
+        if verdict.status is Status.FLAGGED and not self.results_read and verdict.reason is None:
+            verdict = replace(verdict, reason=NO_RESULT_READ)  # the hint a user needs: nothing was read
+        return verdict
 
 
 def _verdict(item: Item, index: EvidenceIndex, settings: Settings, contract: Contract | None,
@@ -162,7 +211,7 @@ def _named_back(text: str, previous: Verdict) -> list[str]:
     return [f.value for f in previous.unsupported if f.value in lowered or f.text.lower() in lowered]
 
 
-def _reasked(items: tuple[Item, ...], position: int) -> bool:
+def _reasked(items: Sequence[Item], position: int) -> bool:
     """True when a schema check re-asks this answer: the next turn is a "[schema check" correction."""
     following = items[position + 1] if position + 1 < len(items) else None
     return following is not None and following.kind is NEITHER and is_schema_check(following.text)

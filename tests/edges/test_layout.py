@@ -24,7 +24,9 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("library", ("core", "transcripts", "run", "options", "history", *SHARED), ("reporters", "cli", "dask")),
     # the converters of histories as agent loops hold them (SDK objects) into records
     ("history", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library")),
-    ("gate", ("library", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
+    # one conversation's evidence kept between the loop's decisions
+    ("session", ("library", "core", "transcripts", "options", "history", *SHARED), ("cli", "run", "reporters")),
+    ("gate", ("library", "session", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the framework adapters: a framework's messages in, the gate's decision out
     ("pydantic_ai", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("langchain", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),

@@ -46,6 +46,12 @@ class ShownEarlier:
         """The answer at position is judged next: what was written before it counts, and its own work."""
         self._answer = position
 
+    def withdraw(self, position: int) -> None:
+        """The answer judged at position was a candidate the conversation does not hold (Walk.judge_next): the
+        item that comes to stand there is read afresh."""
+        if self._work_read == position:
+            self._work_read = -1
+
     def _scan(self) -> None:
         worked, items = self._worked, self._items
         while self._scanned < len(worked) and worked[self._scanned] <= self._answer:

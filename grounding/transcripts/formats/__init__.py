@@ -39,6 +39,10 @@ _MODULES = {
 READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.items()}
 DETECTION_ORDER = tuple(_MODULES)
 _RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
+# The formats an agent loop holds its history in, and which of their messages starts a turn: a Session reads
+# a history again from its current turn's start (grounding.session)
+TURN_STARTS: dict[str, Callable[[dict], bool]] = {
+    name: module.starts_turn for name, module in _MODULES.items() if hasattr(module, "starts_turn")}
 ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
            "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code",
            "codex": "codex-cli"}
@@ -93,7 +97,7 @@ def _unrecognised(record: object) -> str:
     )
 
 
-__all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "RecordError", "read_record", "resolve_format"]
+__all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "TURN_STARTS", "RecordError", "read_record", "resolve_format"]
 
 
 FORMAT_DESCRIPTIONS = {

@@ -35,6 +35,13 @@ def recognises(record: object) -> bool:
     return False
 
 
+def starts_turn(message: dict) -> bool:
+    """Whether a message starts a turn: a user message with no tool result (a result names the call before it)."""
+    content = message.get("content")
+    return message.get("role") == "user" and not (isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content))
+
+
 def read(record: object, source: str, line: int) -> Conversation:
     body = expect_dict(record, "an Anthropic Messages record")
     messages = body.get("messages")

@@ -31,6 +31,12 @@ def recognises(record: object) -> bool:
     return every_message(record, lambda message: unpack(message) is not None)
 
 
+def starts_turn(message: dict) -> bool:
+    """Whether a message starts a turn: a human's or system's message (a tool message names a call before it)."""
+    unpacked = unpack(message)
+    return unpacked is not None and _TYPES.get(unpacked[0]) in ("system", "user")
+
+
 def read(record: object, source: str, line: int) -> Conversation:
     messages = messages_list(record)
     if not messages:

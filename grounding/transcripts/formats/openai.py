@@ -29,6 +29,12 @@ def recognises(record: object) -> bool:
     return True
 
 
+def starts_turn(message: dict) -> bool:
+    """Whether a message starts a turn: a user's, system's or developer's own text (a tool message names a call
+    before it)."""
+    return message.get("role") in ("system", "developer", "user")
+
+
 def read(record: object, source: str, line: int) -> Conversation:
     messages = messages_list(record)
     if not isinstance(messages, list):

@@ -47,6 +47,11 @@ def _has_response_parts(item: dict) -> bool:
     )
 
 
+def starts_turn(entry: dict) -> bool:
+    """Whether an input item starts a turn: a user's, system's or developer's message (an output names its call)."""
+    return entry.get("type", "message") == "message" and entry.get("role") in ("system", "developer", "user")
+
+
 def read(record: object, source: str, line: int) -> Conversation:
     body = expect_dict(record, "an OpenAI Responses record")
     if body.get("object") == "response" and "input" not in body:

@@ -36,6 +36,13 @@ def _is_message(m: object) -> bool:
     return isinstance(m, dict) and m.get("kind") in ("request", "response") and isinstance(m.get("parts"), list)
 
 
+def starts_turn(message: dict) -> bool:
+    """Whether a message starts a turn: a request of prompts only (a tool return names a call before it)."""
+    parts = message.get("parts")
+    return message.get("kind") == "request" and isinstance(parts, list) and bool(parts) and all(
+        isinstance(part, dict) and part.get("part_kind") in _EXEMPT_PARTS for part in parts)
+
+
 def read(record: object, source: str, line: int) -> Conversation:
     messages = messages_list(record)
     if not messages:
