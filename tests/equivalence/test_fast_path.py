@@ -676,3 +676,20 @@ def test_a_leaf_that_carries_a_form_is_never_ruled_out_by_its_search_text(leaf, 
             needles = {key for form in wanted for key in keys(form)}
             if _carries(leaf, wanted):
                 assert _may_carry(leaf, needles), (leaf, wanted)
+
+
+def test_a_text_too_long_to_cut_stays_searched_and_says_what_a_search_said(monkeypatch):
+    """A text longer than said._CUT_AT_MOST is never cut into runs (a 40 MB result's runs would take over a
+    gigabyte): it is searched at every question, and answers as the runs would."""
+    from grounding.core.evidence import said
+
+    monkeypatch.setattr(said, "_CUT_AT_MOST", 60)
+    short, long = json.dumps({"v": "Q-0001"}), json.dumps({"rows": [f"Q-{n:04d}" for n in range(2, 40)]})
+    index = EvidenceIndex()
+    index.see_result(short)
+    index.see_result(long)
+    for _ in range(6):  # past the questions a text answers before it is cut
+        assert [index.says_verbatim(value) for value in ("q-0001", "q-0007", "q-0039", "q-0040")] == [
+            True, True, True, False]
+    kept = [entry[0] for entry in index._said.texts]
+    assert kept == [long.lower()] and "q-0001" in index._said.runs  # the short one was cut, the long one kept

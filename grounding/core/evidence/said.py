@@ -14,6 +14,9 @@ from grounding.core.evidence import verbatim
 from grounding.core.text.normalise import normalise_once
 
 _ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
+# A text longer than this stays searched: its runs would cost ~30 bytes of memory per character of it (a
+# 40 MB result's are over a gigabyte), where a substring search costs milliseconds
+_CUT_AT_MOST = 4_000_000
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -62,7 +65,7 @@ class Said:
                 break
             nowhere = nowhere and said is None
             entry[3] = asked + 1
-            cut = cut or asked + 1 >= _ASKED_BEFORE_CUT
+            cut = cut or (asked + 1 == _ASKED_BEFORE_CUT and len(text) <= _CUT_AT_MOST)
         if cut:
             self._cut_into_runs()
         elif nowhere and not said:
@@ -75,7 +78,7 @@ class Said:
         keep = []
         for entry in self.texts:
             text, in_strings, _quotes, asked = entry
-            if asked < _ASKED_BEFORE_CUT:
+            if asked < _ASKED_BEFORE_CUT or len(text) > _CUT_AT_MOST:
                 keep.append(entry)
                 continue
             said, literals = verbatim.said_runs(text, in_strings)
