@@ -50,6 +50,7 @@ if _TYPE_CHECKING:
 
     from grounding.gate import Decision, Gate
     from grounding.library import Options, RunResult, acheck_answer, check, check_answer
+    from grounding.fixing import fix
     from grounding.session import Session
     from grounding.run.parallel import Engine
 
@@ -81,13 +82,14 @@ __all__ = [
     "acheck_answer",
     "check",
     "check_answer",
+    "fix",
     "run",
 ]
 
 # Where each name loaded on first use lives.
 _LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "check": "grounding.library",
          "check_answer": "grounding.library", "acheck_answer": "grounding.library", "Gate": "grounding.gate",
-         "Decision": "grounding.gate", "Session": "grounding.session"}
+         "Decision": "grounding.gate", "Session": "grounding.session", "fix": "grounding.fixing"}
 
 
 def __getattr__(name: str) -> object:

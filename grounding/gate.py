@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from grounding.errors import UnsupportedValuesError
+from grounding.fixing import MASK, fix
 from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX
 from grounding.library import Options, answer_text, settings_of, to_conversation, verdict_on
 from grounding.model import Conversation, Finding, Status, Verdict
@@ -68,6 +69,12 @@ class Decision:
     verdict: Verdict
     message: str | None = None
     revised: bool = False
+    answer: str = ""  # the candidate's text, as judged
+
+    def fixed(self, replacement: str = MASK) -> str:
+        """The answer with its unsupported values masked (replacement "" removes them): what a loop that must
+        ship something can ship in place of a flagged or refused answer (grounding.fixing.fix)."""
+        return fix(self.answer, self.verdict, replacement=replacement)
 
     @property
     def unsupported(self) -> tuple[Finding, ...]:
@@ -76,7 +83,7 @@ class Decision:
     def to_dict(self) -> dict:
         """The decision as JSON-ready values: its action, whether a revision was spent, the correction sent (or
         None) and the verdict as the JSON report writes it."""
-        return {"action": self.action, "revised": self.revised, "message": self.message,
+        return {"action": self.action, "revised": self.revised, "message": self.message, "answer": self.answer,
                 "verdict": self.verdict.to_dict()}
 
     def raise_if_refused(self) -> None:
@@ -120,7 +127,7 @@ class Gate:
             if format is not None or system is not None or instructions is not None:
                 raise TypeError("Gate.decide(session, ...): a Session holds its format, system and instructions; "
                                 "pass them to Session()")
-            return self._decided(history.check(text), history.revisions_asked, can_revise)
+            return self._decided(history.check(text), text, history.revisions_asked, can_revise)
         conversation = to_conversation(history, format, system=system, instructions=instructions)
         return self.decide_conversation(conversation, text, can_revise=can_revise)
 
@@ -135,12 +142,12 @@ class Gate:
 
     def decide_conversation(self, conversation: Conversation, answer: str, *, can_revise: bool = True) -> Decision:
         settings, given = settings_of(self.options)
-        verdict = verdict_on(conversation, answer, settings, given.max_record_bytes if given else None)
-        return self._decided(verdict, revisions_in(conversation.items), can_revise)
+        verdict = verdict_on(conversation, answer, settings, given)
+        return self._decided(verdict, answer, revisions_in(conversation.items), can_revise)
 
-    def _decided(self, verdict: Verdict, revisions: int, can_revise: bool) -> Decision:
+    def _decided(self, verdict: Verdict, answer: str, revisions: int, can_revise: bool) -> Decision:
         """The decision on a verdict, observed: logged, on the current span, handed to on_verdict."""
-        decision = _decision(self.posture, verdict, revisions, can_revise)
+        decision = replace(_decision(self.posture, verdict, revisions, can_revise), answer=answer)
         _observe(decision)
         if self.on_verdict is not None:
             try:

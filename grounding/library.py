@@ -206,7 +206,7 @@ def check_answer(history: object, answer: object, options: Options | Settings | 
     text = answer_text(answer)
     history = to_conversation(history, format or (given.input_format if given else None), system=system,
                               instructions=instructions)
-    return verdict_on(history, text, settings, given.max_record_bytes if given else None)
+    return verdict_on(history, text, settings, given)
 
 
 async def acheck_answer(history: object, answer: object, options: Options | Settings | None = None, *,
@@ -220,20 +220,35 @@ async def acheck_answer(history: object, answer: object, options: Options | Sett
                                    instructions=instructions)
 
 
-def verdict_on(history: Conversation, answer: str, settings: Settings, limit: int | None = None) -> Verdict:
-    """The verdict on answer judged as the next final answer of history. A tool result larger than limit
-    bytes (``max-record-bytes``, as ``ground check`` bounds a record) is not read: the answer is then
-    unjudgeable, never grounded."""
+def verdict_on(history: Conversation, answer: str, settings: Settings, given: Options | None = None) -> Verdict:
+    """The verdict on answer judged as the next final answer of history, under the Options given (None: the
+    caller gave Settings). A tool result larger than ``max_record_bytes`` (as ``ground check`` bounds a
+    record) is not read: the answer is then unjudgeable, never grounded. With ``explain``, each unsupported
+    value's finding carries its near misses."""
     from grounding.core.engine import check_conversation
 
-    bound = limit if limit is not None else KEYS["max-record-bytes"].default
+    bound = given.max_record_bytes if given is not None else KEYS["max-record-bytes"].default
     for item in history.items:
         if item.kind is EVIDENCE:
             too_large = too_large_verdict(item.text, bound)
             if too_large is not None:
                 return too_large
     *_, judged = check_conversation(with_answer(history, answer), settings)
-    return judged.verdict
+    return explained(history, answer, judged.verdict, settings) if given is not None and given.explain \
+        else judged.verdict
+
+
+def explained(history: Conversation, answer: str, verdict: Verdict, settings: Settings) -> Verdict:
+    """verdict, on answer as the next answer of history, with each unsupported value's near misses (the read
+    values a character or two away, and where they are: Finding.nearest). Reads the history again: asked
+    for with ``explain`` only."""
+    if not verdict.unsupported:
+        return verdict
+    from grounding.core.explain import explain_answers, with_near_misses
+
+    turn = sum(1 for item in history.items if item.kind is ANSWER)
+    found = explain_answers(with_answer(history, answer), {turn: verdict}, settings)
+    return with_near_misses(verdict, found[turn])
 
 
 def too_large_verdict(result: str, limit: int) -> Verdict | None:
@@ -295,6 +310,13 @@ class RunResult:
     problems: tuple[Problem, ...]
     summary: Summary
     exit_code: int
+
+    def to_dict(self) -> dict:
+        """The run as JSON-ready values: the answers and problems as the JSON report writes them, the summary's
+        counts and the exit status."""
+        return {"answers": [answer.to_dict() for answer in self.answers],
+                "problems": [problem.to_dict() for problem in self.problems],
+                "summary": self.summary.as_json(), "exit_code": self.exit_code}
 
 
 def judged(files: list[str], options: Options, summary: Summary, known: Baseline | None = None, *,

@@ -17,12 +17,8 @@ from enum import Enum
 
 
 def by_position(self: object) -> tuple:
-    """``__reduce__`` for a slots dataclass: its fields by position.
-
-    The default looks the dataclass's fields up again for every object; with
-    --jobs that made pickling records and unpickling verdicts a third of the
-    reading process's work.
-    """
+    """``__reduce__`` for a slots dataclass: its fields by position. (The default looks the fields up again
+    for every object; with --jobs that made pickling records and verdicts a third of the reading's work.)"""
     return type(self), tuple(getattr(self, name) for name in self.__slots__)
 
 
@@ -101,6 +97,9 @@ class Problem:
     line: int | None
     message: str
 
+    def to_dict(self) -> dict:  # as the JSON report writes it
+        return {"source": path_text(self.source), "line": self.line, "message": self.message}
+
 
 # verdicts -----------------------------------------------------------------------------------------------
 
@@ -125,6 +124,19 @@ COMPUTED_VIA = frozenset({"derived", "stated", "listed-total", "date-offset", "s
 
 
 @dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A read value close to an unsupported one (explain): a typo of it, or a neighbour of an invention."""
+
+    value: str  # as read, normalised
+    distance: int  # edits from the unsupported value
+    where: str  # "line 4, item 3 (tool result of lookup_order)", then " at /order/id": the JSON pointer
+    pointer: str | None = None  # the JSON pointer alone, when the result is JSON
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "distance": self.distance, "where": self.where, "pointer": self.pointer}
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One value of the answer and, when a §9 rule grounded it, how."""
 
@@ -136,6 +148,7 @@ class Finding:
     matched: str | None = None  # masked, composite, prose-date; shown-earlier: where the work was written
     at: int = -1  # where text starts in the answer, for showing it in context (-1: not known, a JSON answer)
     note: str | None = None  # of an unsupported value: a search that stopped at its bound (derive.SEARCH_LIMIT)
+    nearest: tuple[NearMiss, ...] = ()  # of an unsupported value, with explain: the closest read values
 
     __reduce__ = by_position
 
@@ -150,10 +163,12 @@ class Finding:
             entry["matched"] = self.matched
         if self.note is not None:
             entry["note"] = self.note
+        if self.nearest:
+            entry["nearest"] = [near.to_dict() for near in self.nearest]
         return entry
 
 
-@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
+@dataclass(frozen=True, slots=True)  # a result a caller keeps: frozen (~1 µs an answer, under 0.2% of judging)
 class Verdict:
     status: Status
     candidates: int
@@ -236,7 +251,7 @@ def shown_shape(value: str, shape: str) -> str:
     return shape
 
 
-@dataclass(slots=True)  # not frozen: one per answer, and a frozen __init__ costs ~6x (a setattr per field)
+@dataclass(frozen=True, slots=True)  # a result a caller keeps: frozen, as Verdict
 class JudgedAnswer:
     """One final answer, where it was, and its verdict."""
 

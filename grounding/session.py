@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from grounding.frames import is_evidence_check
 from grounding.history import answer_text, history_messages
-from grounding.library import Options, settings_of, to_conversation, too_large_verdict
+from grounding.library import Options, explained, settings_of, to_conversation, too_large_verdict
 from grounding.model import EVIDENCE, EXEMPT, NEITHER, Conversation, Item, Status, Verdict
 from grounding.options.table import KEYS
 
@@ -50,6 +50,7 @@ class Session:
         self._settings, given = settings_of(options)
         self._format = format or (given.input_format if given else None)
         self._limit = given.max_record_bytes if given else KEYS["max-record-bytes"].default
+        self._explain = bool(given and given.explain)  # near misses on the findings: the history read again
         self._system, self._instructions = system, instructions
         self._messages: list = []  # every message appended, as plain JSON values
         self._start = 0  # where the current turn starts: the window each extend reads again
@@ -86,7 +87,12 @@ class Session:
         with self._lock:
             if self._stop is not None:
                 return self._stop
-            return self._walk_now().judge_next(text)
+            walk = self._walk_now()
+            verdict = walk.judge_next(text)
+            if self._explain:
+                held = Conversation("<session>", 1, None, tuple(walk.items), self._format or "")
+                verdict = explained(held, text, verdict, self._settings)
+            return verdict
 
     async def acheck(self, answer: object) -> Verdict:
         """check, for an async loop: judged in a worker thread, so the event loop goes on serving."""

@@ -22,7 +22,7 @@ from grounding.core.settings import Settings
 from grounding.core.text.normalise import is_number, lookup_forms, normalise
 from grounding.core.text.tokens import token_texts
 from grounding.json_exact import NotJson, looks_like_json, parse
-from grounding.model import Conversation, Item, Kind, Status, Verdict, shown_shape
+from grounding.model import Conversation, Item, Kind, NearMiss, Status, Verdict, shown_shape
 
 _ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
 _NEAREST = 3
@@ -36,10 +36,15 @@ class Explanation:
     status: str  # "grounded", "unsupported", "example", or the via of a §9 route
     sources: list[str] = field(default_factory=list)  # where it was read: "line 4, item 3 (tool result) at /note"
     detail: str | None = None  # formula or matched form
-    nearest: list[str] = field(default_factory=list)  # for an unsupported value: close read values and where
+    near_misses: list[NearMiss] = field(default_factory=list)  # for an unsupported value: close read values
     typed_in_calls: list[str] = field(default_factory=list)  # an unsupported value the model passed to a tool
     said_by_model: list[str] = field(default_factory=list)  # …or wrote itself before (its text, reasoning: §9.24)
     snippets: list[str] = field(default_factory=list)  # per source: the tool result's text around it ("" if none)
+
+    @property
+    def nearest(self) -> list[str]:
+        """The near misses as a report writes them: "ord-4417 (distance 1) in line 4, item 3 (...) at /id"."""
+        return [f"{near.value} (distance {near.distance}) in {near.where}" for near in self.near_misses]
 
     def as_json(self) -> dict:
         entry = {"value": self.value, "shape": self.shape, "text": self.text, "status": self.status,
@@ -117,7 +122,7 @@ def _explained(answer_text: str, verdict: Verdict, read: list[tuple[int, Item, F
                 candidate = Candidate(part.value, part.shape, candidate.kind, part.text)
         if candidate.value in unsupported:
             explained.append(Explanation(candidate.value, candidate.shape, candidate.text, "unsupported",
-                                         nearest=_nearest(candidate.value, read),
+                                         near_misses=_nearest(candidate.value, read),
                                          typed_in_calls=_in_call_arguments(candidate.value, read),
                                          said_by_model=_in_own_words(candidate, said)))
         elif candidate.value in examples:
@@ -315,7 +320,7 @@ def _escape(segment: str) -> str:
     return segment.replace("~", "~0").replace("/", "~1")
 
 
-def _nearest(value: str, read: list[tuple[int, Item, Forms]]) -> list[str]:
+def _nearest(value: str, read: list[tuple[int, Item, Forms]]) -> list[NearMiss]:
     """Read values of the same kind within a small edit distance: a typo, or a neighbour of an invention."""
     numeric = is_number(value)
     limit = max(2, len(value) // 4)
@@ -330,7 +335,17 @@ def _nearest(value: str, read: list[tuple[int, Item, Forms]]) -> list[str]:
             if distance <= limit:
                 scored.append((distance, form, position, item))
     scored.sort(key=lambda entry: (entry[0], entry[1]))
-    return [f"{form} (distance {d}) in {_where(p, item, {form})}" for d, form, p, item in scored[:_NEAREST]]
+    return [NearMiss(form, d, _where(p, item, {form}), _pointer(item, {form}) if item.kind is Kind.EVIDENCE else None)
+            for d, form, p, item in scored[:_NEAREST]]
+
+
+def with_near_misses(verdict: Verdict, explanations: list[Explanation]) -> Verdict:
+    """The verdict with each unsupported value's near misses on its finding (Finding.nearest)."""
+    nearest = {e.value: e.near_misses for e in explanations if e.status == "unsupported" and e.near_misses}
+    if not nearest:
+        return verdict
+    return replace(verdict, unsupported=tuple(replace(f, nearest=tuple(nearest.get(f.value, ())))
+                                              for f in verdict.unsupported))
 
 
 def _distance(a: str, b: str, limit: int) -> int:

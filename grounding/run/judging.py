@@ -17,8 +17,9 @@ def judge_event(event: Event, settings: Settings, explain: bool) -> list[JudgedA
         return []
     answers = list(check_conversation(event, settings))
     if explain:
-        from grounding.core.explain import explain_answers  # --explain only
+        from grounding.core.explain import explain_answers, with_near_misses  # --explain only
 
         explained = explain_answers(event, {a.turn: a.verdict for a in answers}, settings)
-        answers = [replace(a, explanation=tuple(explained[a.turn])) for a in answers]
+        answers = [replace(a, verdict=with_near_misses(a.verdict, explained[a.turn]),
+                           explanation=tuple(explained[a.turn])) for a in answers]
     return answers

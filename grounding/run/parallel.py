@@ -282,8 +282,8 @@ def _range_collected(
         if line is not None:
             line += before
         if what == _JUDGED:
-            for answer in payload:
-                answer.line += before
+            if before:  # (answers are frozen results: each is remade at its line in the file)
+                payload = [replace(answer, line=answer.line + before) for answer in payload]
         elif what != _GROUPED and payload.line is not None:
             payload = replace(payload, line=payload.line + before)
         if on_record is not None:

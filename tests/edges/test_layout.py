@@ -24,9 +24,11 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("library", ("core", "transcripts", "run", "options", "history", *SHARED), ("reporters", "cli", "dask")),
     # the converters of histories as agent loops hold them (SDK objects) into records
     ("history", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library")),
+    # an answer with its unsupported values masked: text in, text out
+    ("fixing", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library")),
     # one conversation's evidence kept between the loop's decisions
     ("session", ("library", "core", "transcripts", "options", "history", *SHARED), ("cli", "run", "reporters")),
-    ("gate", ("library", "session", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
+    ("gate", ("library", "session", "fixing", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the framework adapters: a framework's messages in, the gate's decision out
     ("pydantic_ai", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("langchain", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
