@@ -50,6 +50,7 @@ if _TYPE_CHECKING:
 
     from grounding.gate import Decision, Gate
     from grounding.library import Options, RunResult, acheck_answer, check, check_answer
+    from grounding.contract import Contract, ContractDecision, OutputAttempt, OutputSchemaError
     from grounding.fixing import fix
     from grounding.session import Session
     from grounding.run.parallel import Engine
@@ -58,6 +59,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "EVIDENCE_CHECK_FRAME_PREFIX",
+    "Contract",
+    "ContractDecision",
     "Conversation",
     "Decision",
     "Finding",
@@ -68,6 +71,8 @@ __all__ = [
     "JudgedAnswer",
     "Kind",
     "OptionError",
+    "OutputAttempt",
+    "OutputSchemaError",
     "Options",
     "PatternTimeout",
     "Problem",
@@ -89,7 +94,9 @@ __all__ = [
 # Where each name loaded on first use lives.
 _LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "check": "grounding.library",
          "check_answer": "grounding.library", "acheck_answer": "grounding.library", "Gate": "grounding.gate",
-         "Decision": "grounding.gate", "Session": "grounding.session", "fix": "grounding.fixing"}
+         "Decision": "grounding.gate", "Session": "grounding.session", "fix": "grounding.fixing",
+         "Contract": "grounding.contract", "ContractDecision": "grounding.contract",
+         "OutputAttempt": "grounding.contract", "OutputSchemaError": "grounding.contract"}
 
 
 def __getattr__(name: str) -> object:

@@ -16,6 +16,11 @@ system prompt, which is not in the agent state, is read in ``wrap_model_call`` a
 Structured output is judged after LangChain has parsed it (schema first, evidence second).
 
 ``gate_node()`` is the same check as a plain node for a graph built by hand.
+
+With ``contract=grounding.Contract(schema, retries=…)`` a final answer's shape is judged first: a re-ask is
+the contract's frame as one more visible turn; a fallback tier's value replaces the answer's text (the AI
+message, by its id); nothing standing in raises OutputSchemaError. A schema-valid answer then meets the
+gate. The answer's stop reason is read from its ``response_metadata``.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("grounding.langchain needs LangChain v1: pip install 'ground-evidence[langchain]'") from error
 
+from grounding.contract import Contract, ContractDecision
 from grounding.gate import Decision, Gate, Posture
 from grounding.library import Options
 
@@ -47,15 +53,37 @@ class GroundingState(AgentState):
     grounding_system_prompt: NotRequired[str]
 
 
-def decide(gate: Gate, messages: Sequence[BaseMessage], system_prompt: str | None = None) -> Decision | None:
+def decide(gate: Gate, messages: Sequence[BaseMessage], system_prompt: str | None = None,
+           contract: Contract | None = None) -> Decision | ContractDecision | None:
     """The gate's decision on the last message when it is a final answer (an AI message with no tool
-    calls), judged against the messages before it; None when it is not one."""
+    calls), judged against the messages before it (with a contract, the contract's decision); None when it
+    is not one."""
     if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
         return None
     history = messages_to_dict(list(messages[:-1]))
     if system_prompt:
         history.insert(0, {"type": "system", "data": {"content": system_prompt}})
-    return gate.decide(history, str(messages[-1].text), format="langchain")
+    answer = messages[-1]
+    if contract is not None:
+        metadata = answer.response_metadata or {}
+        stop = metadata.get("finish_reason", metadata.get("stop_reason"))
+        return contract.with_gate(gate).decide(history, str(answer.text), format="langchain",
+                                               stop_reason=stop if isinstance(stop, str) else None)
+    return gate.decide(history, str(answer.text), format="langchain")
+
+
+def _update(decision: Decision | ContractDecision, answer: BaseMessage) -> dict[str, Any] | None:
+    """The state update a decision makes: a re-ask as one more turn, a fallback's value in place of the
+    answer, nothing for an answer that ships; a refusal or a contract nothing met raises."""
+    if decision.action in ("revision-asked", "retry"):
+        return {"messages": [HumanMessage(content=decision.message)], "jump_to": "model"}
+    if isinstance(decision, ContractDecision):
+        decision.raise_if_failed()
+        shipped = decision.shipped(str(answer.text))
+        return None if decision.tier not in ("fallback", "canned") else {
+            "messages": [AIMessage(content=shipped, id=answer.id)]}
+    decision.raise_if_refused()
+    return None
 
 
 class EvidenceGate(AgentMiddleware):
@@ -65,9 +93,10 @@ class EvidenceGate(AgentMiddleware):
     state_schema = GroundingState
 
     def __init__(self, posture: Posture = "guard", options: Options | None = None,
-                 on_verdict: Callable[[Decision], None] | None = None) -> None:
+                 on_verdict: Callable[[Decision], None] | None = None, contract: Contract | None = None) -> None:
         super().__init__()
         self.gate = Gate(posture, options, on_verdict)
+        self.contract = contract
 
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         return _with_system_prompt(request, handler(request))
@@ -83,13 +112,9 @@ class EvidenceGate(AgentMiddleware):
     @hook_config(can_jump_to=["model"])
     def after_model(self, state: AgentState[Any], runtime: Any) -> dict[str, Any] | None:
         system_prompt = state.get(SYSTEM_PROMPT_KEY)
-        decision = decide(self.gate, state["messages"], system_prompt if isinstance(system_prompt, str) else None)
-        if decision is None:
-            return None
-        if decision.action == "revision-asked":
-            return {"messages": [HumanMessage(content=decision.message)], "jump_to": "model"}
-        decision.raise_if_refused()
-        return None
+        decision = decide(self.gate, state["messages"], system_prompt if isinstance(system_prompt, str) else None,
+                          self.contract)
+        return None if decision is None else _update(decision, state["messages"][-1])
 
 
 def _with_system_prompt(request: Any, response: Any) -> Any:

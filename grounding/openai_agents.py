@@ -17,6 +17,11 @@ call's system prompt and input items: the evidence the final answer is judged ag
 ``guardrail`` (an output guardrail; under ``assist`` and ``guard`` it never trips, under ``rails``, where a
 plain run has no revision to give, a flagged answer trips it). The guardrail runs after the SDK has
 parsed the output type (schema first, evidence second).
+
+With ``contract=grounding.Contract(schema, retries=…)`` the final output's shape is judged first: in
+``run_guarded`` a re-ask is one more run with the contract's frame as the next user turn, a fallback tier's
+value is the guarded run's ``final_output``, and nothing standing in raises OutputSchemaError; the
+guardrail trips when nothing met the contract (a plain run has no re-ask to give).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("grounding.openai_agents needs the OpenAI Agents SDK: pip install 'ground-evidence[openai-agents]'"
                       ) from error
 
+from grounding.contract import Contract, ContractDecision
 from grounding.gate import Decision, Gate, Posture
 from grounding.library import Options
 
@@ -103,8 +109,10 @@ class EvidenceCheck:
     warning and gives no decision (output_info None, never tripped), rather than judge an empty history."""
 
     def __init__(self, posture: Posture = "assist", options: Options | None = None,
-                 on_verdict: Callable[[Decision], None] | None = None, hooks: RunHooks[Any] | None = None) -> None:
+                 on_verdict: Callable[[Decision], None] | None = None, hooks: RunHooks[Any] | None = None,
+                 contract: Contract | None = None) -> None:
         self.gate = Gate(posture, options, on_verdict)
+        self.contract = contract
         self.hooks = _CaptureInput(hooks)
         self.guardrail = OutputGuardrail(guardrail_function=self._check, name="ground.evidence")
 
@@ -115,15 +123,20 @@ class EvidenceCheck:
                         "no decision on its output")
             return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
         system_prompt, input_items = captured
-        decision = await asyncio.to_thread(decide, self.gate, system_prompt, input_items, output)  # off the loop
-        tripped = self.gate.posture == "rails" and decision.action in ("revision-asked", "refused")
+        decision = await asyncio.to_thread(decide, self.gate, system_prompt, input_items, output,
+                                           self.contract)  # off the event loop
+        tripped = decision.action in ("retry", "failed") or (
+            self.gate.posture == "rails" and decision.action in ("revision-asked", "refused"))
         return GuardrailFunctionOutput(output_info=decision, tripwire_triggered=tripped)
 
 
-def decide(gate: Gate, system_prompt: str | None, input_items: list, output: Any) -> Decision:
+def decide(gate: Gate, system_prompt: str | None, input_items: list, output: Any,
+           contract: Contract | None = None) -> Decision | ContractDecision:
     """The gate's decision on output, given the system prompt and the input items of the model call that
-    wrote it (OpenAI Responses items, as the SDK sends them)."""
+    wrote it (OpenAI Responses items, as the SDK sends them); with a contract, the contract's decision."""
     history = {"instructions": system_prompt, "input": list(input_items)}
+    if contract is not None:
+        return contract.with_gate(gate).decide(history, output, format="openai-responses")
     return gate.decide(history, output, format="openai-responses")
 
 
@@ -133,14 +146,18 @@ class GuardedRun:
     decision the gate made on the way (the last is the shipped answer's)."""
 
     result: RunResult
-    decisions: tuple[Decision, ...]
+    decisions: tuple[Decision | ContractDecision, ...]
 
     @property
-    def decision(self) -> Decision:
+    def decision(self) -> Decision | ContractDecision:
         return self.decisions[-1]
 
     @property
     def final_output(self) -> Any:
+        """The run's final output, or, under a contract, a fallback tier's value in its place."""
+        last = self.decisions[-1]
+        if isinstance(last, ContractDecision):
+            return last.shipped(self.result.final_output)
         return self.result.final_output
 
     def to_input_list(self) -> list:
@@ -149,22 +166,25 @@ class GuardedRun:
 
 async def run_guarded(agent: Agent[Any], input: str | list, *, posture: Posture = "guard",  # noqa: A002
                       options: Options | None = None, on_verdict: Callable[[Decision], None] | None = None,
-                      **run_kwargs: Any) -> GuardedRun:
+                      contract: Contract | None = None, **run_kwargs: Any) -> GuardedRun:
     """``Runner.run(agent, input)``, gated: a flagged answer under guard or rails gets its one revision as a
     second run with the correction; rails raises UnsupportedValuesError when the revision still carries an
-    invention. run_kwargs go to Runner.run (context, max_turns, run_config, …; not hooks)."""
+    invention. With a contract, each re-ask of the shape is a run too, and nothing standing in raises
+    OutputSchemaError. run_kwargs go to Runner.run (context, max_turns, run_config, …; not hooks)."""
     gate = Gate(posture, options, on_verdict)
     capture = _CaptureInput()
-    decisions: list[Decision] = []
+    decisions: list[Decision | ContractDecision] = []
     result = await Runner.run(agent, input, hooks=capture, **run_kwargs)
     while True:
         system_prompt, input_items = _last_input(capture)
-        decisions.append(await asyncio.to_thread(decide, gate, system_prompt, input_items, result.final_output))
-        if decisions[-1].action != "revision-asked":
+        decisions.append(await asyncio.to_thread(decide, gate, system_prompt, input_items, result.final_output,
+                                                 contract))
+        if decisions[-1].action not in ("revision-asked", "retry"):
             break
         again: list[Any] = [*result.to_input_list(), {"role": "user", "content": decisions[-1].message}]
         result = await Runner.run(result.last_agent, again, hooks=capture, **run_kwargs)
-    decisions[-1].raise_if_refused()
+    last = decisions[-1]
+    last.raise_if_failed() if isinstance(last, ContractDecision) else last.raise_if_refused()
     return GuardedRun(result, tuple(decisions))
 
 

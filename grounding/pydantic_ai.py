@@ -21,6 +21,10 @@ for a revision.) Under ``assist`` every
 output ships; each decision goes to ``on_verdict``,
 the ``grounding.gate`` logger and OpenTelemetry. The history is read from ``ModelMessagesTypeAdapter``'s
 JSON, the form ``ground check`` reads a saved pydantic-ai run in.
+
+With ``contract=grounding.Contract(schema, retries=…)`` the output's shape is judged first (its re-ask is a
+``ModelRetry`` with the contract's frame; a fallback tier's value replaces the output; nothing standing in
+raises OutputSchemaError), then its values by the gate. The output retry budget must cover both.
 """
 
 from __future__ import annotations
@@ -40,20 +44,26 @@ except ImportError as error:  # pragma: no cover - the message is the point
         "grounding.pydantic_ai needs pydantic-ai: pip install 'ground-evidence[pydantic-ai]' (or pydantic-ai-slim)"
     ) from error
 
+from grounding.contract import Contract, ContractDecision
 from grounding.gate import Decision, Gate, Posture
 from grounding.library import Options
 
 __all__ = ["EvidenceGate", "decide", "output_validator"]
 
 
-def decide(gate: Gate, messages: Sequence[ModelMessage], output: object, *, can_revise: bool = True) -> Decision:
+def decide(gate: Gate, messages: Sequence[ModelMessage], output: object, *, can_revise: bool = True,
+           contract: Contract | None = None) -> Decision | ContractDecision:
     """The gate's decision on output, the run's final output, given the run's messages (the response that
-    carries the output, when it is the last message, is not history)."""
-    history = list(messages)
+    carries the output, when it is the last message, is not history); with a contract, the contract's
+    decision (the gate judging a schema-valid output), the response's finish reason read as its stop."""
+    history, stop = list(messages), None
     if history and isinstance(history[-1], ModelResponse):
-        history.pop()
-    return gate.decide(ModelMessagesTypeAdapter.dump_python(history, mode="json"), output, format="pydantic-ai",
-                       can_revise=can_revise)
+        stop = history.pop().finish_reason
+    held = ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    if contract is not None:
+        return contract.with_gate(gate).decide(held, output, format="pydantic-ai", stop_reason=stop,
+                                               can_revise=can_revise)
+    return gate.decide(held, output, format="pydantic-ai", can_revise=can_revise)
 
 
 class _Streams:
@@ -64,21 +74,25 @@ class _Streams:
         self.kept = kept
         self.runs: OrderedDict[str, None] = OrderedDict()
 
-    def judge(self, gate: Gate, ctx: RunContext[Any], output: Any) -> None:
-        """Judge a final output (a partial one is only noted), and enforce the decision."""
+    def judge(self, gate: Gate, ctx: RunContext[Any], output: Any, contract: Contract | None = None) -> Any:
+        """Judge a final output (a partial one is only noted), enforce the decision, and give what ships."""
         if ctx.partial_output:  # half-written: never judged; it says the run is a stream
             self.runs[ctx.run_id] = None
             while len(self.runs) > self.kept:
                 self.runs.popitem(last=False)
-            return
+            return output
         streamed = self.runs.pop(ctx.run_id, "no") is None
-        _enforce(decide(gate, ctx.messages, output, can_revise=not streamed))
+        return _enforce(decide(gate, ctx.messages, output, can_revise=not streamed, contract=contract), output)
 
 
-def _enforce(decision: Decision) -> None:
-    if decision.action == "revision-asked":
+def _enforce(decision: Decision | ContractDecision, output: Any) -> Any:
+    if decision.action in ("revision-asked", "retry"):
         raise ModelRetry(decision.message or "")
+    if isinstance(decision, ContractDecision):
+        decision.raise_if_failed()
+        return decision.shipped(output)
     decision.raise_if_refused()
+    return output
 
 
 @dataclass
@@ -89,25 +103,24 @@ class EvidenceGate(AbstractCapability[Any]):
     posture: Posture = "guard"
     options: Options | None = None
     on_verdict: Callable[[Decision], None] | None = None
+    contract: Contract | None = None  # the output's shape, judged before its values
 
     def __post_init__(self) -> None:
         self._gate = Gate(self.posture, self.options, self.on_verdict)
         self._streams = _Streams()
 
     async def after_output_process(self, ctx: RunContext[Any], *, output_context: Any, output: Any) -> Any:
-        await asyncio.to_thread(self._streams.judge, self._gate, ctx, output)  # off the event loop
-        return output
+        return await asyncio.to_thread(self._streams.judge, self._gate, ctx, output, self.contract)  # off the loop
 
 
 def output_validator(posture: Posture = "guard", options: Options | None = None,
-                     on_verdict: Callable[[Decision], None] | None = None,
+                     on_verdict: Callable[[Decision], None] | None = None, contract: Contract | None = None,
                      ) -> Callable[[RunContext[Any], Any], Awaitable[Any]]:
     """The same gate as an output validator, for ``agent.output_validator(output_validator("guard"))``."""
     gate = Gate(posture, options, on_verdict)
     streams = _Streams()
 
     async def validate(ctx: RunContext[Any], output: Any) -> Any:
-        await asyncio.to_thread(streams.judge, gate, ctx, output)
-        return output
+        return await asyncio.to_thread(streams.judge, gate, ctx, output, contract)
 
     return validate

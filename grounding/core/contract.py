@@ -65,7 +65,7 @@ class Contract:
         errors = sorted(self.validator.iter_errors(document), key=lambda e: list(e.absolute_path))
         if not errors:
             return None, None
-        messages = [f"{_pointer(error.absolute_path)}: {error.message}" for error in errors]
+        messages = [f"{json_pointer(error.absolute_path)}: {error.message}" for error in errors]
         return "schema-validate", "; ".join(messages)
 
 
@@ -86,6 +86,7 @@ class Contracts:
         return self.default is not None or bool(self.by_conversation)
 
 
-def _pointer(path) -> str:
+def json_pointer(path) -> str:  # noqa: ANN001 (a validator's path: any sequence of keys and indexes)
+    """The JSON pointer of a path of keys and indexes (RFC 6901)."""
     parts = [str(part).replace("~", "~0").replace("/", "~1") for part in path]
     return "/" + "/".join(parts) if parts else "/"

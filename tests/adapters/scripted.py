@@ -30,3 +30,24 @@ def recheck(record: object, tmp_path: Path) -> list[dict]:
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)["answers"]
+
+
+# The contract's story: the model first answers in prose; re-asked for the shape, it answers JSON with an
+# invented id; given the gate's correction, it reads the order and answers JSON with the real one.
+SCHEMA = {"type": "object", "required": ["order", "status"], "additionalProperties": False,
+          "properties": {"order": {"type": "string"}, "status": {"enum": ["shipped", "pending"]}}}
+PROSE = "Your last order has shipped."
+INVENTED_JSON = json.dumps({"order": "ORD-55120", "status": "shipped"})
+REAL_JSON = json.dumps({"order": "ORD-40001", "status": "shipped"})
+CANNED = {"order": "unknown", "status": "pending"}
+
+
+def contract_reply(texts: list[str], read_result: bool, stubborn: bool = False) -> str | None:
+    """The scripted model's next answer under a contract (None: it calls the tool)."""
+    if read_result:
+        return REAL_JSON
+    if corrected(texts):
+        return None
+    if any(grounding.contract.SCHEMA_CHECK in text for text in texts) and not stubborn:
+        return INVENTED_JSON
+    return PROSE

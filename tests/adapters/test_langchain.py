@@ -3,6 +3,8 @@ a scripted chat model."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("langchain.agents", reason="the langchain extra is not installed (pip install '.[langchain]')")
@@ -157,3 +159,54 @@ def test_an_async_run_judges_off_the_event_loop():
 
     loop_thread, result = asyncio.run(run())
     assert _answers(result) == [INVENTED, REAL] and threads and loop_thread not in threads
+
+
+class ContractChatModel(BaseChatModel):
+    """The contract's story (scripted.contract_reply): prose, then invented JSON, then the real JSON."""
+
+    stubborn: bool = False
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-contract"
+
+    def bind_tools(self, tools, **kwargs):
+        return self
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        from scripted import contract_reply
+
+        texts = [m.content for m in messages if isinstance(m.content, str)]
+        reply = contract_reply(texts, any(m.type == "tool" for m in messages), self.stubborn)
+        message = (AIMessage(content="", tool_calls=[{"name": "latest_order", "args": {}, "id": "call_1"}])
+                   if reply is None else AIMessage(content=reply, response_metadata={"finish_reason": "stop"}))
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def _contract_run(contract, stubborn: bool = False, decisions: list | None = None) -> dict:
+    on_verdict = decisions.append if decisions is not None else None
+    agent = create_agent(ContractChatModel(stubborn=stubborn), tools=[latest_order],
+                         middleware=[EvidenceGate("guard", on_verdict=on_verdict, contract=contract)])
+    return agent.invoke({"messages": [{"role": "user", "content": QUESTION}]})
+
+
+def test_a_contract_reasks_the_shape_then_the_gate_the_values(tmp_path):
+    from scripted import INVENTED_JSON, PROSE, REAL_JSON, SCHEMA
+
+    decisions = []
+    result = _contract_run(grounding.Contract(SCHEMA, retries=1), decisions=decisions)
+    assert _answers(result) == [PROSE, INVENTED_JSON, REAL_JSON]  # each attempt a visible turn
+    assert [d.action for d in decisions] == ["revision-asked", "grounded"]
+    frames = [m.content for m in result["messages"] if m.type == "human"][1:]
+    assert "(attempt 1 of 2)" in frames[0] and frames[1].startswith(grounding.EVIDENCE_CHECK_FRAME_PREFIX)
+    statuses = [a["status"] for a in recheck({"messages": messages_to_dict(result["messages"])}, tmp_path)]
+    assert statuses == ["grounded", "flagged", "grounded"]
+
+
+def test_a_contract_whose_reasks_are_spent_ships_the_canned_value_in_the_answers_place_or_raises():
+    from scripted import CANNED, SCHEMA
+
+    result = _contract_run(grounding.Contract(SCHEMA, retries=1, canned=CANNED), stubborn=True)
+    assert json.loads(_answers(result)[-1]) == CANNED and len(_answers(result)) == 2
+    with pytest.raises(grounding.OutputSchemaError, match="json-parse"):
+        _contract_run(grounding.Contract(SCHEMA), stubborn=True)

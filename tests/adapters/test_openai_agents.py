@@ -185,3 +185,52 @@ class _Looping(Model):
 
     def stream_response(self, *args, **kwargs):
         raise NotImplementedError
+
+
+class ContractModel(Model):
+    """The contract's story (scripted.contract_reply): prose, then invented JSON, then the real JSON."""
+
+    def __init__(self, stubborn: bool = False) -> None:
+        self.stubborn = stubborn
+
+    async def get_response(self, system_instructions, input, *args, **kwargs) -> ModelResponse:
+        from scripted import contract_reply
+
+        items = [{"role": "user", "content": input}] if isinstance(input, str) else input
+        texts = [json.dumps(item, default=str) for item in items]
+        read = any(item.get("type") == "function_call_output" for item in items if isinstance(item, dict))
+        reply = contract_reply(texts, read, self.stubborn)
+        output = [ResponseFunctionToolCall(type="function_call", call_id="call_1", name="latest_order",
+                                           arguments="{}", id="fc_1", status="completed")] if reply is None \
+            else [_message(reply)]
+        return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+
+def test_a_contract_reasks_the_shape_then_the_gate_the_values_each_a_run(tmp_path):
+    from scripted import REAL_JSON, SCHEMA
+
+    agent = Agent(name="support", instructions=SYSTEM, model=ContractModel(), tools=[latest_order])
+    guarded = run_guarded_sync(agent, QUESTION, posture="guard", contract=grounding.Contract(SCHEMA, retries=1))
+    assert guarded.final_output == REAL_JSON
+    assert [d.action for d in guarded.decisions] == ["retry", "revision-asked", "passed"]
+    assert [row.outcome for row in guarded.decisions[0].attempts] == ["retried"]
+    statuses = [a["status"] for a in recheck(_recorded(guarded), tmp_path)]
+    assert statuses == ["grounded", "flagged", "grounded"]
+
+
+def test_a_contract_whose_reasks_are_spent_gives_the_canned_value_or_raises_and_trips_the_guardrail():
+    from scripted import CANNED, SCHEMA
+
+    agent = Agent(name="support", instructions=SYSTEM, model=ContractModel(stubborn=True), tools=[latest_order])
+    guarded = run_guarded_sync(agent, QUESTION, contract=grounding.Contract(SCHEMA, retries=1, canned=CANNED))
+    assert json.loads(guarded.final_output) == CANNED and guarded.decision.tier == "canned"
+    with pytest.raises(grounding.OutputSchemaError):
+        run_guarded_sync(agent, QUESTION, contract=grounding.Contract(SCHEMA))
+    check = EvidenceCheck("assist", contract=grounding.Contract(SCHEMA))
+    plain = Agent(name="support", instructions=SYSTEM, model=ContractModel(stubborn=True), tools=[latest_order],
+                  output_guardrails=[check.guardrail])
+    with pytest.raises(OutputGuardrailTripwireTriggered):
+        Runner.run_sync(plain, QUESTION, hooks=check.hooks)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("pydantic_ai", reason="the pydantic-ai extra is not installed (pip install '.[pydantic-ai]')")
@@ -164,3 +166,45 @@ def test_an_async_run_judges_off_the_event_loop():
 
     loop_thread, result = asyncio.run(run())
     assert result.output == REAL and len(threads) == 2 and loop_thread not in threads
+
+
+def _contract_agent(contract, decisions: list | None = None, stubborn: bool = False) -> Agent:
+    from scripted import contract_reply
+
+    def respond(messages, info):
+        parts = [part for message in messages for part in message.parts]
+        texts = [part.content for part in parts if isinstance(getattr(part, "content", None), str)]
+        reply = contract_reply(texts, any(part.part_kind == "tool-return" for part in parts), stubborn)
+        return ModelResponse(parts=[ToolCallPart("latest_order", {}) if reply is None else TextPart(reply)])
+
+    on_verdict = decisions.append if decisions is not None else None
+    agent = Agent(FunctionModel(respond), retries={"output": 3},
+                  capabilities=[EvidenceGate("guard", on_verdict=on_verdict, contract=contract)])
+
+    @agent.tool_plain
+    def latest_order() -> dict:
+        return ORDER
+
+    return agent
+
+
+def test_a_contract_reasks_the_shape_then_the_gate_the_values(tmp_path):
+    from scripted import REAL_JSON, SCHEMA
+
+    decisions = []
+    result = _contract_agent(grounding.Contract(SCHEMA, retries=1), decisions).run_sync(QUESTION)
+    assert result.output == REAL_JSON
+    assert [d.action for d in decisions] == ["revision-asked", "grounded"]  # the gate's, on schema-valid JSON
+    statuses = [answer["status"] for answer in recheck(_recorded(result), tmp_path)]
+    assert statuses == ["grounded", "flagged", "grounded"]  # prose states no value; the invention; the real id
+
+
+def test_a_contract_whose_reasks_are_spent_ships_the_canned_value_or_raises():
+    from scripted import CANNED, SCHEMA
+
+    canned = _contract_agent(grounding.Contract(SCHEMA, canned=CANNED), stubborn=True).run_sync(QUESTION)
+    assert json.loads(canned.output) == CANNED
+    with pytest.raises(grounding.OutputSchemaError) as raised:
+        _contract_agent(grounding.Contract(SCHEMA, retries=1), stubborn=True).run_sync(QUESTION)
+    assert raised.value.stage == "json-parse" and raised.value.raw_output == "Your last order has shipped."
+    assert [row.outcome for row in raised.value.attempts] == ["retried", "exhausted"]

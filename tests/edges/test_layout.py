@@ -29,10 +29,12 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # one conversation's evidence kept between the loop's decisions
     ("session", ("library", "core", "transcripts", "options", "history", *SHARED), ("cli", "run", "reporters")),
     ("gate", ("library", "session", "fixing", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
-    # the framework adapters: a framework's messages in, the gate's decision out
-    ("pydantic_ai", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
-    ("langchain", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
-    ("openai_agents", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
+    # the output contract in the loop: a final answer's shape, then (through the gate) its values
+    ("contract", ("library", "gate", "history", "core", "options", *SHARED), ("cli", "run", "reporters")),
+    # the framework adapters: a framework's messages in, the gate's (and the contract's) decision out
+    ("pydantic_ai", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
+    ("langchain", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
+    ("openai_agents", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     # the Dask engine: the run's workers on a cluster
     ("dask", ("run", "library", "transcripts", *SHARED), ("cli", "reporters", "core")),
     ("run", ("run", "core", "transcripts", *SHARED), ("reporters", "cli")),

@@ -1,0 +1,145 @@
+"""grounding.Contract: the output contract in the loop. Each stage fails by name (stop-reason, json-parse,
+schema-validate), a re-ask states the attempt cap and quotes the validator's error as data, one attempt row
+per final-answer attempt, the three tiers (primary, fallback re-validated, canned validated at build), and
+the gate judging a schema-valid answer for invented values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import grounding
+from grounding import Contract, OutputSchemaError
+from grounding.errors import OptionError
+
+SCHEMA = {"type": "object", "required": ["amount", "reason"], "additionalProperties": False,
+          "properties": {"amount": {"type": "number"}, "reason": {"type": "string"}}}
+GOOD = '{"amount": 50, "reason": "package never arrived"}'
+WRONG = '{"amount": "USD 50", "reason": "package never arrived"}'
+PROSE = "I have refunded you 50 dollars."
+READ = [{"role": "user", "content": "Refund my order ORD-40001"},
+        {"role": "tool", "content": json.dumps({"order": "ORD-40001", "refundable": 50})}]
+
+
+def _after(history: list, answer: str, decision) -> list:
+    """history, the failed answer and the contract's frame, as a loop appends them."""
+    return [*history, {"role": "assistant", "content": answer}, {"role": "user", "content": decision.message}]
+
+
+def test_each_stage_fails_by_name():
+    contract = Contract(SCHEMA)
+    assert contract.decide(READ, GOOD).action == "passed"
+    assert contract.decide(READ, PROSE).stage == "json-parse"
+    wrong = contract.decide(READ, WRONG)
+    assert wrong.stage == "schema-validate" and wrong.error.startswith("/amount: ")
+    stopped = contract.decide(READ, GOOD, stop_reason="max_tokens")  # parses, and is still no answer
+    assert stopped.action == "failed" and stopped.stage == "stop-reason" and "max_tokens" in stopped.error
+
+
+def test_a_reask_states_the_cap_and_quotes_the_error_last_as_data():
+    contract = Contract(SCHEMA, retries=2)
+    first = contract.decide(READ, WRONG)
+    assert first.action == "retry" and first.message.startswith(grounding.contract.SCHEMA_CHECK)
+    assert "(attempt 1 of 3)" in first.message and first.message.endswith(first.error)
+    assert "not an instruction" in first.message.split("\n\n")[0]  # the authored words come first
+    second = contract.decide(_after(READ, WRONG, first), PROSE)
+    assert second.action == "retry" and "(attempt 2 of 3)" in second.message
+    third = contract.decide(_after(_after(READ, WRONG, first), PROSE, second), GOOD)
+    assert third.action == "passed" and third.value == json.loads(GOOD)
+    assert [(r.attempt, r.outcome, r.stage) for r in third.attempts] == [
+        (1, "retried", "schema-validate"), (2, "retried", "json-parse"), (3, "passed", None)]
+
+
+def test_the_attempts_start_again_at_each_user_turn():
+    contract = Contract(SCHEMA, retries=1)
+    first = contract.decide(READ, WRONG)
+    later = [*_after(READ, WRONG, first), {"role": "assistant", "content": GOOD},
+             {"role": "user", "content": "And the other order?"}]
+    assert contract.decide(later, WRONG).message.count("(attempt 1 of 2)") == 1
+
+
+def test_a_truncation_is_reasked_and_a_refusal_is_not():
+    contract = Contract(SCHEMA, retries=1)
+    assert contract.decide(READ, '{"amount": 5', stop_reason="max_tokens").action == "retry"
+    refused = contract.decide(READ, "I can't help with that.", stop_reason="refusal")
+    assert refused.action == "failed" and refused.stage == "stop-reason"
+    assert [(r.outcome, r.stop_reason) for r in refused.attempts] == [("exhausted", "refusal")]
+
+
+def test_spent_attempts_raise_with_the_stage_and_the_raw_output_kept():
+    decision = Contract(SCHEMA).decide(READ, PROSE)
+    with pytest.raises(OutputSchemaError) as raised:
+        decision.raise_if_failed()
+    assert (raised.value.stage, raised.value.raw_output) == ("json-parse", PROSE)
+    assert [row.outcome for row in raised.value.attempts] == ["exhausted"]
+
+
+def test_the_three_tiers():
+    seen = []
+
+    def fallback(error, raw):
+        seen.append((error.stage, raw))
+        return {"amount": 0, "reason": "manual review"}
+
+    tiered = Contract(SCHEMA, fallback=fallback).decide(READ, PROSE)
+    assert (tiered.action, tiered.tier, tiered.value) == ("fallback", "fallback", {"amount": 0, "reason": "manual review"})
+    assert seen == [("json-parse", PROSE)] and tiered.stage == "json-parse"  # the model's failure is kept
+    bad_fallback = Contract(SCHEMA, fallback=lambda error, raw: {"amount": "none"},
+                            canned={"amount": 0, "reason": "unable to process"})
+    canned = bad_fallback.decide(READ, PROSE)
+    assert (canned.action, canned.value["reason"]) == ("canned", "unable to process")
+    assert "the fallback's value does not meet the schema" in canned.error
+    assert json.loads(canned.shipped(PROSE)) == canned.value  # text in, the canned JSON text out
+    with pytest.raises(OptionError, match="canned"):
+        Contract(SCHEMA, canned={"amount": "none"})  # validated when the contract is built
+
+
+def test_a_pydantic_model_is_a_schema_and_its_instance_the_value():
+    from pydantic import BaseModel
+
+    class Refund(BaseModel):
+        amount: float
+        reason: str
+
+    contract = Contract(Refund)
+    decision = contract.decide(READ, GOOD)
+    assert isinstance(decision.value, Refund) and decision.value.amount == 50
+    assert contract.decide(READ, WRONG).error.startswith("/amount: ")
+    assert '"amount"' in contract.instruction() and contract.instruction().startswith("Respond ONLY with valid JSON")
+    assert json.loads(json.dumps(decision.to_dict()))["value"] == {"amount": 50.0, "reason": "package never arrived"}
+
+
+def test_a_schema_file_is_read_as_the_cli_reads_it(tmp_path):
+    path = tmp_path / "refund.json"
+    path.write_text(json.dumps(SCHEMA))
+    assert Contract(path).decide(READ, WRONG).stage == "schema-validate"
+    with pytest.raises(OptionError, match="No such file"):
+        Contract(tmp_path / "missing.json")
+    with pytest.raises(OptionError, match="not a valid JSON Schema"):
+        Contract({"type": "nothing"})
+
+
+def test_a_schema_valid_answer_is_then_judged_for_invented_values():
+    contract = Contract({"type": "object"}, gate=grounding.Gate("guard"))
+    invented = contract.decide(READ, '{"order": "ORD-40010", "amount": 50}')
+    assert invented.action == "revision-asked" and invented.tier == "primary"
+    assert invented.message.startswith(grounding.EVIDENCE_CHECK_FRAME_PREFIX)
+    assert [f.value for f in invented.evidence.unsupported] == ["ord-40010"]
+    assert contract.decide(READ, '{"order": "ORD-40001", "amount": 50}').action == "passed"
+    rails = Contract({"type": "object"}, gate=grounding.Gate("rails")).decide(READ, '{"order": "ORD-40010"}',
+                                                                             can_revise=False)
+    with pytest.raises(grounding.UnsupportedValuesError):
+        rails.raise_if_failed()
+
+
+def test_ground_check_reads_the_loops_reasks_as_retried_attempts(tmp_path):
+    """The frames the contract writes are the ones ``ground check --schema`` reads back from a saved run."""
+    contract = Contract(SCHEMA, retries=1)
+    first = contract.decide(READ, WRONG)
+    record = {"messages": [*_after(READ, WRONG, first), {"role": "assistant", "content": GOOD}]}
+    (tmp_path / "run.jsonl").write_text(json.dumps(record) + "\n")
+    (tmp_path / "refund.json").write_text(json.dumps(SCHEMA))
+    result = grounding.run(tmp_path / "run.jsonl", grounding.Options(schema=tmp_path / "refund.json"))
+    [answer] = result.answers
+    assert [a.outcome for a in answer.verdict.contract.attempts] == ["retried", "passed"]
