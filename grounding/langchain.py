@@ -15,7 +15,9 @@ system prompt, which is not in the agent state, is read in ``wrap_model_call`` a
 (``grounding_system_prompt``) as exempt text, so the gate stays stateless across checkpoints.
 Structured output is judged after LangChain has parsed it (schema first, evidence second).
 
-``gate_node()`` is the same check as a plain node for a graph built by hand.
+``gate_node()`` is the same check as a plain node for a graph built by hand. ``EvidenceCallback`` observes
+only: a callback handler (``config={"callbacks": [EvidenceCallback()]}``) that judges every final answer a
+chat model writes against the messages it was sent, for any chain or agent, and changes nothing.
 
 With ``contract=grounding.Contract(schema, retries=…)`` a final answer's shape is judged first: a re-ask is
 the contract's frame as one more visible turn; a fallback tier's value replaces the answer's text (the AI
@@ -26,11 +28,14 @@ gate. The answer's stop reason is read from its ``response_metadata``.
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 try:
     from langchain.agents.middleware import AgentMiddleware, AgentState, ExtendedModelResponse, hook_config
+    from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, messages_to_dict
     from langgraph.graph import END
     from langgraph.types import Command
@@ -42,7 +47,8 @@ from grounding.contract import Contract, ContractDecision
 from grounding.gate import Decision, Gate, Posture
 from grounding.library import Options
 
-__all__ = ["EvidenceGate", "GroundingState", "decide", "gate_node"]
+__all__ = ["EvidenceCallback", "EvidenceGate", "GroundingState", "decide", "gate_node"]
+log = logging.getLogger("grounding.langchain")
 
 SYSTEM_PROMPT_KEY = "grounding_system_prompt"
 
@@ -145,3 +151,37 @@ def gate_node(posture: Posture = "guard", options: Options | None = None, *, mod
         return Command(goto=then)
 
     return evidence_check
+
+
+class EvidenceCallback(BaseCallbackHandler):
+    """Observe only: every final answer a chat model writes (an AI message with no tool calls) is judged, under
+    ``assist``, against the messages that model call was sent; the decision goes to on_verdict, the
+    ``grounding.gate`` logger and OpenTelemetry, and ``last`` holds the latest. Nothing is changed and nothing
+    raised into the chain: a failure to judge is logged. What a call was sent is held only until it ends."""
+
+    def __init__(self, options: Options | None = None, on_verdict: Callable[[Decision], None] | None = None) -> None:
+        self.gate = Gate("assist", options, on_verdict)
+        self.last: Decision | None = None
+        self._sent: dict[Any, list[BaseMessage]] = {}
+        self._lock = threading.Lock()  # LangChain calls a handler from worker threads in async runs
+
+    def on_chat_model_start(self, serialized: Any, messages: list[list[BaseMessage]], *, run_id: Any,
+                            **kwargs: Any) -> None:
+        with self._lock:
+            self._sent[run_id] = list(messages[0]) if messages else []
+
+    def on_llm_end(self, response: Any, *, run_id: Any, **kwargs: Any) -> None:
+        with self._lock:
+            sent = self._sent.pop(run_id, None)
+        generations = response.generations[0] if response.generations else []
+        message = getattr(generations[0], "message", None) if generations else None
+        if sent is None or not isinstance(message, AIMessage) or message.tool_calls:
+            return
+        try:
+            self.last = decide(self.gate, [*sent, message])
+        except Exception:  # noqa: BLE001 - an observer never breaks the chain it watches
+            log.exception("EvidenceCallback: the answer could not be judged")
+
+    def on_llm_error(self, error: BaseException, *, run_id: Any, **kwargs: Any) -> None:
+        with self._lock:
+            self._sent.pop(run_id, None)

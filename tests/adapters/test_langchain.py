@@ -210,3 +210,20 @@ def test_a_contract_whose_reasks_are_spent_ships_the_canned_value_in_the_answers
     assert json.loads(_answers(result)[-1]) == CANNED and len(_answers(result)) == 2
     with pytest.raises(grounding.OutputSchemaError, match="json-parse"):
         _contract_run(grounding.Contract(SCHEMA), stubborn=True)
+
+
+def test_the_callback_observes_every_final_answer_and_changes_nothing(caplog):
+    from langchain_core.messages import HumanMessage, ToolMessage
+
+    from grounding.langchain import EvidenceCallback
+
+    decisions = []
+    handler = EvidenceCallback(on_verdict=decisions.append)
+    agent = create_agent(ScriptedChatModel(systems=[]), tools=[latest_order])
+    result = agent.invoke({"messages": [{"role": "user", "content": QUESTION}]}, config={"callbacks": [handler]})
+    assert _answers(result) == [INVENTED]  # observed, not changed
+    assert [d.action for d in decisions] == ["flagged"] and handler.last is decisions[-1]
+    call = AIMessage(content="", tool_calls=[{"name": "latest_order", "args": {}, "id": "call_1"}])
+    sent = [HumanMessage(QUESTION), call, ToolMessage(json.dumps(ORDER), tool_call_id="call_1")]
+    ScriptedChatModel(systems=[]).invoke(sent, config={"callbacks": [handler]})  # a model called alone, too
+    assert handler.last.action == "grounded" and not handler._sent  # nothing held after the call ends
