@@ -46,6 +46,28 @@ def test_an_openai_chat_history_with_the_sdk_message_appended():
         grounding.check_answer(messages, final)  # a whole response is no answer (its id is no claim)
 
 
+def test_a_litellm_history_with_the_sdk_message_appended():
+    pytest.importorskip("litellm", reason="litellm is not installed (the test extra brings it)")
+    import litellm
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_last_order", "arguments": ARGUMENTS}}
+    response = litellm.ModelResponse(model="gpt-5", choices=[{"index": 0, "finish_reason": "tool_calls",
+                                     "message": {"role": "assistant", "content": None, "tool_calls": [call]}}])
+    messages = [{"role": "system", "content": "You help with orders."}, {"role": "user", "content": QUESTION}]
+    messages.append(response.choices[0].message)  # as LiteLLM's docs do
+    messages.append({"role": "tool", "tool_call_id": "call_1", "content": RESULT})
+    plain = [*messages[:2], {"role": "assistant", "content": None, "tool_calls": [call]}, messages[3]]
+    _same(messages, plain)
+    final = litellm.ModelResponse(model="gpt-5", choices=[{"index": 0, "finish_reason": "stop",
+                                  "message": {"role": "assistant", "content": REAL}}])
+    assert grounding.check_answer(messages, final.choices[0].message).status.value == "grounded"  # its text
+    with pytest.raises(TypeError, match=r"completion.choices\[0\].message"):
+        grounding.check_answer(messages, final)  # a whole response is no answer
+    session = grounding.Session()
+    session.extend(messages)
+    assert session.check(final.choices[0].message).status.value == "grounded"
+
+
 def test_an_openai_responses_input_list_with_the_output_items_added():
     pytest.importorskip("openai", reason="the openai SDK is not installed (the openai-agents extra brings it)")
     from openai.types.responses import Response
