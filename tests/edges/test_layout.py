@@ -36,6 +36,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("langchain", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("openai_agents", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("nemo", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
+    ("guardrails_ai", ("library", "fixing", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     # the Dask engine: the run's workers on a cluster
     ("dask", ("run", "library", "transcripts", *SHARED), ("cli", "reporters", "core")),
     ("run", ("run", "core", "transcripts", *SHARED), ("reporters", "cli")),
