@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
@@ -147,7 +147,7 @@ class Gate:
 
     def _decided(self, verdict: Verdict, answer: str, revisions: int, can_revise: bool) -> Decision:
         """The decision on a verdict, observed: logged, on the current span, handed to on_verdict."""
-        decision = replace(_decision(self.posture, verdict, revisions, can_revise), answer=answer)
+        decision = _decision(self.posture, verdict, answer, revisions, can_revise)
         _observe(decision)
         if self.on_verdict is not None:
             try:
@@ -158,17 +158,17 @@ class Gate:
         return decision
 
 
-def _decision(posture: str, verdict: Verdict, revisions: int, can_revise: bool = True) -> Decision:
+def _decision(posture: str, verdict: Verdict, answer: str, revisions: int, can_revise: bool = True) -> Decision:
     revised = revisions > 0
     if verdict.status is Status.UNJUDGEABLE:
-        return Decision("unjudgeable", verdict, revised=revised)
+        return Decision("unjudgeable", verdict, revised=revised, answer=answer)
     if verdict.status is not Status.FLAGGED:
-        return Decision("grounded", verdict, revised=revised)
+        return Decision("grounded", verdict, revised=revised, answer=answer)
     if posture == "assist":
-        return Decision("flagged", verdict, revised=revised)
+        return Decision("flagged", verdict, revised=revised, answer=answer)
     if not revised and can_revise:
-        return Decision("revision-asked", verdict, correction(verdict.unsupported), revised=False)
-    return Decision("flagged" if posture == "guard" else "refused", verdict, revised=revised)
+        return Decision("revision-asked", verdict, correction(verdict.unsupported), False, answer)
+    return Decision("flagged" if posture == "guard" else "refused", verdict, revised=revised, answer=answer)
 
 
 def correction(unsupported: tuple[Finding, ...]) -> str:
