@@ -22,6 +22,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from grounding.errors import RecordError
 from grounding.frames import is_evidence_check
 from grounding.history import answer_text, history_messages
 from grounding.library import Options, explained, settings_of, to_conversation, too_large_verdict
@@ -77,7 +78,11 @@ class Session:
         with self._lock:
             added = history_messages(list(messages), first=len(self._messages))
             self._messages.extend(added)
-            self._read()
+            try:
+                self._read()
+            except RecordError:  # a message no reader takes (a role no format has): the session as it was
+                del self._messages[len(self._messages) - len(added):]
+                raise
 
     def check(self, answer: object) -> Verdict:
         """The verdict on answer as the conversation's next final answer, judged against every tool result

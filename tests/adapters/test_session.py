@@ -189,6 +189,9 @@ def test_an_unreadable_message_is_named_by_its_place_in_the_whole_session_and_no
     with pytest.raises(RecordError, match=r"messages\[4\] is a object"):
         session.extend([{"role": "assistant", "content": "ok"}, object()])
     assert len(session) == 3
+    with pytest.raises(RecordError, match="role 'robot'"):
+        session.extend([{"role": "robot", "content": "beep"}])  # read, and refused by the reader
+    assert len(session) == 3
     assert session.check(_answer(0)).status.value == "grounded"
 
 
