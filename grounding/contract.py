@@ -41,12 +41,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from grounding.core.contract import json_pointer
+from grounding.core.contract import Contract as CoreContract
+from grounding.core.contract import json_pointer, parsed
+from grounding.core.engine import reasked
 from grounding.errors import GroundingError, OptionError
-from grounding.frames import is_schema_check
 from grounding.history import answer_text
 from grounding.library import to_conversation
-from grounding.model import ANSWER, EXEMPT, NEITHER, STOPS_REFUSED, STOPS_TRUNCATED, Conversation
+from grounding.model import ANSWER, EXEMPT, STOPS_REFUSED, STOPS_TRUNCATED, Conversation
 
 if TYPE_CHECKING:
     from grounding.gate import Decision, Gate
@@ -146,7 +147,7 @@ class Contract:
             raise OptionError(f"Contract(retries={retries!r}): must be a whole number of 0 or more")
         self.name, self.retries, self.fallback, self.gate = name, retries, fallback, gate
         self._model = schema if isinstance(schema, type) and hasattr(schema, "model_validate") else None
-        self._schema, self._validator = _json_schema(schema, self._model)
+        self._schema, self._checker = _json_schema(schema, self._model)
         self._canned = canned
         if canned is not _UNSET:
             problem = self.validate(_dumped(canned))[1]
@@ -178,12 +179,9 @@ class Contract:
 
     def validate(self, raw: str) -> tuple[object, str | None, str | None]:
         """(value, stage, error) of one answer: stage None when it parses and matches (value then parsed)."""
-        body = raw.strip()
-        try:
-            document = json.loads(body)
-        except ValueError as error:
-            shown = body[:40] + ("…" if len(body) > 40 else "")
-            return None, "json-parse", f"the answer is not JSON ({error}): it begins {shown!r}"
+        document, stage, error = parsed(raw)
+        if stage is not None:
+            return None, stage, error
         if self._model is not None:
             from pydantic import ValidationError
 
@@ -192,10 +190,8 @@ class Contract:
             except ValidationError as invalid:
                 return None, "schema-validate", "; ".join(
                     f"{json_pointer(error['loc'])}: {error['msg']}" for error in invalid.errors())
-        errors = sorted(self._validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-        if errors:
-            return None, "schema-validate", "; ".join(f"{json_pointer(e.absolute_path)}: {e.message}" for e in errors)
-        return document, None, None
+        stage, error = self._checker.problems(document)
+        return (document if stage is None else None), stage, error
 
     def decide(self, history: object, answer: object, *, stop_reason: str | None = None,
                format: str | None = None, system: str | None = None,  # noqa: A002 (the readers' word)
@@ -258,9 +254,7 @@ class Contract:
         for position, item in enumerate(items):
             if item.kind is EXEMPT:
                 rows = []
-            following = items[position + 1] if position + 1 < len(items) else None
-            if item.kind is ANSWER and following is not None and following.kind is NEITHER \
-                    and is_schema_check(following.text):
+            elif item.kind is ANSWER and reasked(items, position):
                 _, stage, error = self._judged(item.text, item.stop_reason)
                 rows.append(OutputAttempt(len(rows) + 1, "retried", stage, error, item.stop_reason))
         return rows
@@ -276,14 +270,15 @@ class Contract:
 
 
 def _json_schema(schema: object, model: type | None) -> tuple[dict, Any]:
-    """The shape as a JSON Schema, and its validator (None for a pydantic model, which validates itself)."""
+    """The shape as a JSON Schema, and the core's contract that checks it (None for a pydantic model, which
+    validates itself)."""
     if model is not None:
         return model.model_json_schema(), None
     if isinstance(schema, (str, os.PathLike)):
         from grounding.options.schemas import load_contract
 
         checked = load_contract(os.fspath(schema), "Contract(schema=...)")  # as --schema reads a file
-        return checked.validator.schema, checked.validator
+        return checked.validator.schema, checked
     if not isinstance(schema, dict):
         raise OptionError(f"Contract(schema=...): a {type(schema).__name__}: pass a JSON Schema (a dict, or a "
                           "schema file's path) or a pydantic model class")
@@ -294,7 +289,7 @@ def _json_schema(schema: object, model: type | None) -> tuple[dict, Any]:
         cls.check_schema(schema)
     except jsonschema.exceptions.SchemaError as error:
         raise OptionError(f"Contract(schema=...): not a valid JSON Schema ({error.message})") from None
-    return schema, cls(schema)
+    return schema, CoreContract("<schema>", cls(schema))
 
 
 def _dumped(value: object) -> str:

@@ -184,7 +184,10 @@ async def run_guarded(agent: Agent[Any], input: str | list, *, posture: Posture 
         again: list[Any] = [*result.to_input_list(), {"role": "user", "content": decisions[-1].message}]
         result = await Runner.run(result.last_agent, again, hooks=capture, **run_kwargs)
     last = decisions[-1]
-    last.raise_if_failed() if isinstance(last, ContractDecision) else last.raise_if_refused()
+    if isinstance(last, ContractDecision):
+        last.raise_if_failed()
+    else:
+        last.raise_if_refused()
     return GuardedRun(result, tuple(decisions))
 
 

@@ -54,19 +54,28 @@ class Contract:
 
     def judge(self, answer: str) -> tuple[str | None, str | None]:
         """(stage, error) of the first stage the answer fails, or (None, None)."""
-        body = answer.strip()
-        if body[:1] not in ("{", "["):
-            shown = body[:40] + ("…" if len(body) > 40 else "")
-            return "json-parse", f"the answer is not JSON: it begins {shown!r}"
-        try:
-            document = json.loads(body)
-        except ValueError as error:
-            return "json-parse", f"not valid JSON: {error}"
+        document, stage, error = parsed(answer)
+        return (stage, error) if stage is not None else self.problems(document)
+
+    def problems(self, document: object) -> tuple[str | None, str | None]:
+        """("schema-validate", the validator's messages, each with its node's JSON pointer), or (None, None)
+        when document matches the schema."""
         errors = sorted(self.validator.iter_errors(document), key=lambda e: list(e.absolute_path))
         if not errors:
             return None, None
-        messages = [f"{json_pointer(error.absolute_path)}: {error.message}" for error in errors]
-        return "schema-validate", "; ".join(messages)
+        return "schema-validate", "; ".join(f"{json_pointer(error.absolute_path)}: {error.message}" for error in errors)
+
+
+def parsed(answer: str) -> tuple[object, str | None, str | None]:
+    """(document, None, None) for an answer that is a JSON object or array, else (None, "json-parse", why)."""
+    body = answer.strip()
+    if body[:1] not in ("{", "["):
+        shown = body[:40] + ("…" if len(body) > 40 else "")
+        return None, "json-parse", f"the answer is not JSON: it begins {shown!r}"
+    try:
+        return json.loads(body), None, None
+    except ValueError as error:
+        return None, "json-parse", f"not valid JSON: {error}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,7 @@ class Walk:
             elif item.kind is NEITHER and self.previous is not None and is_evidence_check(item.text):
                 self.named_back = _named_back(item.text, self.previous)
             elif item.kind is ANSWER:
-                if self.contract is not None and _reasked(items, offset):
+                if self.contract is not None and reasked(items, offset):
                     from grounding.core.contract import Attempt
 
                     stage, error = self.contract.judge(item.text)
@@ -211,7 +211,7 @@ def _named_back(text: str, previous: Verdict) -> list[str]:
     return [f.value for f in previous.unsupported if f.value in lowered or f.text.lower() in lowered]
 
 
-def _reasked(items: Sequence[Item], position: int) -> bool:
+def reasked(items: Sequence[Item], position: int) -> bool:
     """True when a schema check re-asks this answer: the next turn is a "[schema check" correction."""
     following = items[position + 1] if position + 1 < len(items) else None
     return following is not None and following.kind is NEITHER and is_schema_check(following.text)
