@@ -34,6 +34,7 @@ import importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from grounding.errors import (
+    EmptyAnswerError,
     GroundingError,
     InputError,
     OptionError,
@@ -63,6 +64,7 @@ __all__ = [
     "ContractDecision",
     "Conversation",
     "Decision",
+    "EmptyAnswerError",
     "Finding",
     "Gate",
     "GroundingError",

@@ -19,6 +19,11 @@ class InputError(GroundingError):
     """An input that cannot be opened or read at all."""
 
 
+class EmptyAnswerError(GroundingError, TypeError):
+    """An answer with no text to judge: None, "", a message that only calls tools. Never judged, so never
+    grounded (a TypeError, as an argument that is no answer is)."""
+
+
 class UnsupportedValuesError(GroundingError):
     """The gate refused an answer (posture rails): after its one revision it still states values no tool result
     supports. It names the values (each a grounding.Finding) and what would satisfy the check; it does not

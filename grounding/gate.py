@@ -33,10 +33,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
-from grounding.errors import UnsupportedValuesError
+from grounding.errors import EmptyAnswerError, UnsupportedValuesError
 from grounding.fixing import MASK, fix
 from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX
-from grounding.library import Options, answer_text, settings_of, to_conversation, verdict_on
+from grounding.answers import judged_text
+from grounding.library import Options, settings_of, to_conversation, verdict_on
 from grounding.model import Conversation, Finding, Status, Verdict
 from grounding.session import Session, revisions_in
 
@@ -122,7 +123,7 @@ class Gate:
         can_revise False (a streamed answer, which the framework cannot retry): no revision is asked, and a
         flagged answer is decided as a revision that still carries its values would be (guard ships it
         flagged, rails refuses it)."""
-        text = answer_text(answer)
+        text = judged_text(answer)
         if isinstance(history, Session):
             if format is not None or system is not None or instructions is not None:
                 raise TypeError("Gate.decide(session, ...): a Session holds its format, system and instructions; "
@@ -169,6 +170,12 @@ def _decision(posture: str, verdict: Verdict, answer: str, revisions: int, can_r
     if not revised and can_revise:
         return Decision("revision-asked", verdict, correction(verdict.unsupported), False, answer)
     return Decision("flagged" if posture == "guard" else "refused", verdict, revised=revised, answer=answer)
+
+
+def not_judged(empty: EmptyAnswerError, where: str) -> None:
+    """Log, for an adapter, a final answer with no text: no decision is made (it is never called grounded)
+    and the framework goes on as it would without the gate."""
+    log.warning("%s: no decision: %s", where, empty)
 
 
 def correction(unsupported: tuple[Finding, ...]) -> str:

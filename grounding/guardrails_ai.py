@@ -12,7 +12,8 @@ takes: a record, the messages as the loop holds them, SDK objects too), given pe
 ``metadata={"history": ...}`` or once to the validator. A flagged value fails with each unsupported value
 named and its place as an error span; its ``fix_value`` is the value with them masked (``fix``), so
 ``on_fail="fix"`` ships that. An answer whose evidence cannot be read (a tool result over
-``max_record_bytes``, turns the API holds) fails too, never passes, with nothing masked.
+``max_record_bytes``, turns the API holds), or that has no text, fails too, never passes, with nothing
+masked.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("grounding.guardrails_ai needs Guardrails AI: pip install 'ground-evidence[guardrails]'") from error
 
+from grounding.errors import EmptyAnswerError
 from grounding.fixing import MASK, fix
 from grounding.library import Options, check_answer
 from grounding.model import Status
@@ -49,7 +51,10 @@ class GroundedInEvidence(Validator):
         if history is None:
             raise ValueError("GroundedInEvidence: no history to judge against: pass guard.validate(answer, "
                              "metadata={'history': messages}) or GroundedInEvidence(history=messages)")
-        verdict = check_answer(history, value, self.options, format=metadata.get("format", self.history_format))
+        try:
+            verdict = check_answer(history, value, self.options, format=metadata.get("format", self.history_format))
+        except EmptyAnswerError as empty:
+            return FailResult(error_message=str(empty), fix_value=value)
         if verdict.status is Status.UNJUDGEABLE:
             return FailResult(error_message=f"the answer cannot be judged: {verdict.reason}", fix_value=value)
         if verdict.status is not Status.FLAGGED:

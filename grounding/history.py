@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from grounding.answers import answer_text  # noqa: F401 (its earlier home: grounding.history.answer_text)
 from grounding.errors import RecordError
 
 _ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "server_tool_use", "web_search_tool_result", "thinking"})
@@ -160,59 +161,3 @@ def _only_json(value: object) -> bool:
 
 def _module(value: object) -> str:
     return type(value).__module__ or ""
-
-
-# SDKs whose objects are messages or responses, never an app's own structured output
-_SDK_MODULES = ("openai", "anthropic", "litellm", "langchain_core", "pydantic_ai", "agents")
-
-
-def answer_text(answer: object) -> str:
-    """An answer as the check reads it: text as is; a message object of an SDK, its text; a structured
-    output (a dict, a list, a dataclass, an app's pydantic model) as its JSON. Anything else is a TypeError:
-    None (a tool-call turn's content) or a whole API response is no answer, and is never judged grounded."""
-    if isinstance(answer, str):
-        return answer
-    if answer is None:
-        raise TypeError("the answer is None, not a final answer: a turn that calls tools has no text to judge; "
-                        "judge the text of the turn that answers")
-    if _module(answer).split(".")[0] in _SDK_MODULES:
-        return _message_text(answer)
-    import orjson
-
-    dump = getattr(answer, "model_dump", None)
-    value = dump(mode="json") if callable(dump) else answer
-    if not isinstance(value, (dict, list, tuple)) and not _is_dataclass(value):
-        raise TypeError(f"the answer is a {type(answer).__name__}: pass its text, a structured output (a dict, a "
-                        "list, a dataclass or a pydantic model) or an SDK message object")
-    return orjson.dumps(value).decode()
-
-
-def _message_text(message: object) -> str:
-    """The text of an SDK message object (OpenAI, LiteLLM, Anthropic, LangChain, Responses output)."""
-    text = getattr(message, "text", None)
-    if isinstance(text, str) and _module(message).startswith("langchain_core"):
-        return text
-    if hasattr(message, "content") and (hasattr(message, "role") or hasattr(message, "type")):
-        content = message.content
-        if isinstance(content, str):
-            return content
-        if isinstance(content, list):
-            texts = [_block_text(block) for block in content]
-            if all(text is not None for text in texts) and texts:
-                return "\n".join(texts)
-    hint = ("its message, completion.choices[0].message" if hasattr(message, "choices") else
-            "response.output_text" if hasattr(message, "output_text") else "its text")
-    raise TypeError(f"the answer is a {type(message).__name__}, which is not a message with text: pass {hint}")
-
-
-def _block_text(block: object) -> str | None:
-    if isinstance(block, str):
-        return block
-    text = block.get("text") if isinstance(block, dict) else getattr(block, "text", None)
-    return text if isinstance(text, str) else None
-
-
-def _is_dataclass(value: object) -> bool:
-    import dataclasses
-
-    return dataclasses.is_dataclass(value) and not isinstance(value, type)

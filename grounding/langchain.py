@@ -44,7 +44,8 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("grounding.langchain needs LangChain v1: pip install 'ground-evidence[langchain]'") from error
 
 from grounding.contract import Contract, ContractDecision
-from grounding.gate import Decision, Gate, Posture
+from grounding.errors import EmptyAnswerError
+from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
 
 __all__ = ["EvidenceCallback", "EvidenceGate", "GroundingState", "decide", "gate_node"]
@@ -63,7 +64,7 @@ def decide(gate: Gate, messages: Sequence[BaseMessage], system_prompt: str | Non
            contract: Contract | None = None) -> Decision | ContractDecision | None:
     """The gate's decision on the last message when it is a final answer (an AI message with no tool
     calls), judged against the messages before it (with a contract, the contract's decision); None when it
-    is not one."""
+    is not one, or has no text (logged: never called grounded)."""
     if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
         return None
     history = messages_to_dict(list(messages[:-1]))
@@ -75,7 +76,11 @@ def decide(gate: Gate, messages: Sequence[BaseMessage], system_prompt: str | Non
         stop = metadata.get("finish_reason", metadata.get("stop_reason"))
         return contract.with_gate(gate).decide(history, str(answer.text), format="langchain",
                                                stop_reason=stop if isinstance(stop, str) else None)
-    return gate.decide(history, str(answer.text), format="langchain")
+    try:
+        return gate.decide(history, str(answer.text), format="langchain")
+    except EmptyAnswerError as empty:  # an AI message with no text and no calls: nothing to judge
+        not_judged(empty, "LangChain")
+        return None
 
 
 def _update(decision: Decision | ContractDecision, answer: BaseMessage) -> dict[str, Any] | None:

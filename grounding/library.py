@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grounding.errors import GroundingError, OptionError, RecordError
-from grounding.history import answer_text, as_record
+from grounding.answers import judged_text
+from grounding.history import as_record
 from grounding.model import (
     ANSWER,
     EVIDENCE,
@@ -203,7 +204,7 @@ def check_answer(history: object, answer: object, options: Options | Settings | 
     objects too: grounding.history), a Conversation, or ``[]``; answer is the text, an SDK message object
     (its text), or a structured output (judged as its JSON); None or an API response is a TypeError."""
     settings, given = settings_of(options)
-    text = answer_text(answer)
+    text = judged_text(answer)
     history = to_conversation(history, format or (given.input_format if given else None), system=system,
                               instructions=instructions)
     return verdict_on(history, text, settings, given)

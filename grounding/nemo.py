@@ -35,7 +35,8 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("grounding.nemo needs NeMo Guardrails: pip install 'ground-evidence[nemo]'") from error
 
-from grounding.gate import Decision, Gate, Posture
+from grounding.errors import EmptyAnswerError
+from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
 
 __all__ = ["evidence_action", "history_of"]
@@ -77,6 +78,9 @@ def evidence_action(posture: Posture = "rails", options: Options | None = None,
         answer = (context or {}).get("bot_message")
         if not isinstance(answer, str):
             return True  # no bot message to judge (a rail run elsewhere in the flow)
+        if not answer.strip():
+            not_judged(EmptyAnswerError("the bot message is empty"), "NeMo Guardrails")
+            return True  # it states nothing: no decision, never called grounded
         history = history_of(context, events)
         decision = await asyncio.to_thread(gate.decide, history, answer, format="openai", can_revise=False)
         return decision.action != "refused"

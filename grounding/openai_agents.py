@@ -41,7 +41,8 @@ except ImportError as error:  # pragma: no cover - the message is the point
                       ) from error
 
 from grounding.contract import Contract, ContractDecision
-from grounding.gate import Decision, Gate, Posture
+from grounding.errors import EmptyAnswerError
+from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
 
 __all__ = ["EvidenceCheck", "GuardedRun", "run_guarded", "run_guarded_sync"]
@@ -123,8 +124,12 @@ class EvidenceCheck:
                         "no decision on its output")
             return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
         system_prompt, input_items = captured
-        decision = await asyncio.to_thread(decide, self.gate, system_prompt, input_items, output,
-                                           self.contract)  # off the event loop
+        try:
+            decision = await asyncio.to_thread(decide, self.gate, system_prompt, input_items, output,
+                                               self.contract)  # off the event loop
+        except EmptyAnswerError as empty:  # an empty final output: nothing to judge, never called grounded
+            not_judged(empty, "EvidenceCheck")
+            return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
         tripped = decision.action in ("retry", "failed") or (
             self.gate.posture == "rails" and decision.action in ("revision-asked", "refused"))
         return GuardrailFunctionOutput(output_info=decision, tripwire_triggered=tripped)

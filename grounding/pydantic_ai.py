@@ -45,7 +45,8 @@ except ImportError as error:  # pragma: no cover - the message is the point
     ) from error
 
 from grounding.contract import Contract, ContractDecision
-from grounding.gate import Decision, Gate, Posture
+from grounding.errors import EmptyAnswerError
+from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
 
 __all__ = ["EvidenceGate", "decide", "output_validator"]
@@ -82,7 +83,12 @@ class _Streams:
                 self.runs.popitem(last=False)
             return output
         streamed = self.runs.pop(ctx.run_id, "no") is None
-        return _enforce(decide(gate, ctx.messages, output, can_revise=not streamed, contract=contract), output)
+        try:
+            decision = decide(gate, ctx.messages, output, can_revise=not streamed, contract=contract)
+        except EmptyAnswerError as empty:  # an empty text output: nothing to judge, and never called grounded
+            not_judged(empty, "pydantic-ai")
+            return output
+        return _enforce(decision, output)
 
 
 def _enforce(decision: Decision | ContractDecision, output: Any) -> Any:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from grounding.errors import RecordError
 from grounding.frames import is_evidence_check
-from grounding.history import answer_text, history_messages
+from grounding.answers import judged_text
+from grounding.history import history_messages
 from grounding.library import Options, explained, settings_of, to_conversation, too_large_verdict
 from grounding.model import EVIDENCE, EXEMPT, NEITHER, Conversation, Item, Status, Verdict
 from grounding.options.table import KEYS
@@ -88,7 +89,7 @@ class Session:
         """The verdict on answer as the conversation's next final answer, judged against every tool result
         held (answer as for check_answer: text, an SDK message, a structured output). The answer is not
         added: append it when the loop keeps it (its verdict is then reused, not judged again)."""
-        text = answer_text(answer)
+        text = judged_text(answer)
         with self._lock:
             if self._stop is not None:
                 return self._stop

@@ -54,3 +54,10 @@ def test_no_history_is_a_clear_error_and_an_unreadable_one_never_passes():
     outcome = Guard().use(GroundedInEvidence(options=Options(max_record_bytes=1_000), on_fail="noop")).validate(
         REAL, metadata={"history": huge})
     assert not outcome.validation_passed
+
+
+@pytest.mark.parametrize("answer", ["", "   "])
+def test_an_answer_with_no_text_fails_never_passes(answer):
+    outcome = Guard().use(GroundedInEvidence(history=HISTORY, on_fail="noop")).validate(answer)
+    assert not outcome.validation_passed
+    assert "no text to judge" in outcome.validation_summaries[0].failure_reason

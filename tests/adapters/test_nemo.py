@@ -78,3 +78,14 @@ def test_nothing_read_refuses_an_invention_under_rails():
     decisions = []
     response = _rails(INVENTED, "rails", decisions).generate(messages=[{"role": "user", "content": QUESTION}])
     assert response["content"] == REFUSAL and "no tool result was read" in decisions[-1].verdict.reason
+
+
+def test_an_empty_bot_message_gets_no_decision_and_is_never_called_grounded(caplog):
+    import asyncio
+    import logging
+
+    decisions = []
+    check = evidence_action("rails", on_verdict=decisions.append)
+    with caplog.at_level(logging.WARNING, logger="grounding.gate"):
+        shipped = asyncio.run(check(context={"bot_message": "  "}, events=[]))
+    assert shipped is True and decisions == [] and "the bot message is empty" in caplog.text

@@ -60,6 +60,30 @@ def test_the_latch_is_one_revision_per_user_turn_read_from_the_history():
     assert grounding.Gate("guard").decide(next_turn, INVENTED).action == "revision-asked"
 
 
+@pytest.mark.parametrize(("role", "wrapped"), [
+    ("user", "Current Task: {question}\n\n### Previous attempt failed validation: {frame}\n\n### Previous result:\n"),
+    ("tool", "Call id: c\nError:\nCheck grounded_in_tools failed with error: {frame}"),
+    ("user", "Error:\nCheck grounded_in_tools failed with error: {frame}\nNow let's retry: take care not to repeat "
+             "previous errors!"),
+    ("user", "Validation feedback:\n{frame}\n\nFix the errors and try again."),
+], ids=["crewai guardrail retry", "smolagents check error (tool)", "smolagents check error (user)", "pydantic-ai"])
+def test_the_latch_counts_the_correction_a_framework_wraps_in_its_own_retry_text(role, wrapped):
+    frame = grounding.Gate("guard").decide(READ, INVENTED).message
+    message = {"role": role, "content": wrapped.format(question=USER["content"], frame=frame)}
+    if role == "tool":
+        message["tool_call_id"] = "c1"
+    retried = [*READ, {"role": "assistant", "content": INVENTED}, message]
+    assert revisions_asked(to_conversation(retried)) == 1
+    assert grounding.Gate("guard").decide(retried, INVENTED).action == "flagged"  # never asked again
+    assert grounding.Gate("rails").decide(retried, INVENTED).action == "refused"
+
+
+def test_the_frames_words_written_by_someone_else_spend_no_revision():
+    said = [*READ, {"role": "assistant", "content": INVENTED},
+            {"role": "user", "content": "Did you run an [evidence check] on that? Check it again."}]
+    assert revisions_asked(to_conversation(said)) == 0
+
+
 def test_the_correction_is_the_authored_frame_then_the_quoted_values_and_nothing_after():
     decision = grounding.Gate("guard").decide(READ, "Order ORD-55120, tracking 1Z999AA10123456799, ships today.")
     frame, *values = decision.message.split("\n")
