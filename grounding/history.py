@@ -125,8 +125,39 @@ def _in_document(messages: list, format: str | None, system: str | None,  # noqa
     if kind in ("openai-responses", "responses"):
         return {"input": messages, **({"instructions": instructions} if instructions is not None else {})}
     if system is not None or instructions is not None:
-        return [{"role": "system", "content": system if system is not None else instructions}, *messages]
+        said = system if system is not None else instructions
+        return [_system_message(messages, kind, said), *messages]  # type: ignore[arg-type] (one is set)
     return messages
+
+
+def _system_message(messages: list, kind: str | None, text: str) -> dict:
+    """text as a system message in the list's own format (by its name, else by its messages' shape): an
+    OpenAI system dict put before LangChain or LlamaIndex messages would hide their format from detection."""
+    shape = kind or next((_shape(message) for message in messages if isinstance(message, dict)), "openai")
+    if shape == "langchain":
+        return {"type": "system", "data": {"content": text}}
+    if shape in ("pydantic-ai", "pydantic_ai"):
+        return {"kind": "request", "parts": [{"part_kind": "system-prompt", "content": text}]}
+    if shape == "llamaindex":
+        return {"role": "system", "blocks": [{"block_type": "text", "text": text}]}
+    if shape in ("openai", "openai-chat", "chat", "litellm"):
+        return {"role": "system", "content": text}
+    raise RecordError(f"system= cannot be put in a bare list of {shape or 'these'} messages: put the system prompt "
+                      "in the history as its own format writes it, or pass the format's whole record")
+
+
+def _shape(message: dict) -> str | None:
+    """The format a bare list's message is written in, by the fields only that format's messages have."""
+    if isinstance(message.get("data"), dict) or message.get("lc") == 1 or (
+            "type" in message and "content" in message and "role" not in message):
+        return "langchain"
+    if message.get("kind") in ("request", "response") and "parts" in message:
+        return "pydantic-ai"
+    if "role" in message and ("blocks" in message or "additional_kwargs" in message):
+        return "llamaindex"
+    if "role" in message and "content" in message:
+        return "openai"
+    return None
 
 
 def _kind(messages: Sequence) -> str | None:

@@ -166,3 +166,60 @@ def test_a_structured_output_is_still_judged_as_its_json():
     history = [{"role": "user", "content": QUESTION}, {"role": "tool", "content": RESULT}]
     assert grounding.check_answer(history, {"order": "ORD-40001"}).status.value == "grounded"
     assert grounding.check_answer(history, {"order": "ORD-55120"}).status.value == "flagged"
+
+
+SYSTEM = "You help customers. Our returns line is 0800-555-0142."
+ANSWERS = ((REAL, "grounded", []), (INVENTED, "flagged", ["ord-55120"]),
+           ("Call 0800-555-0142 to return it.", "grounded", []))  # the system prompt's own words are exempt
+
+
+def _system_is_read_in_the_lists_own_format(history: list, **keywords: object) -> None:
+    for answer, status, unsupported in ANSWERS:
+        for judge in (lambda: grounding.check_answer(history, answer, system=SYSTEM, **keywords),
+                      lambda: _session(history, **keywords).check(answer)):
+            verdict = judge()
+            assert (verdict.status.value, [finding.value for finding in verdict.unsupported]) == (status, unsupported)
+
+
+def _session(history: list, **keywords: object) -> grounding.Session:
+    session = grounding.Session(system=SYSTEM, **keywords)
+    session.extend(history)
+    return session
+
+
+def test_system_beside_langchain_messages_is_a_langchain_system_message():
+    pytest.importorskip("langchain_core", reason="langchain is not installed (the langchain extra brings it)")
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    history = [HumanMessage(QUESTION), AIMessage("", tool_calls=[{"name": "get_last_order", "args": {}, "id": "c1"}]),
+               ToolMessage(RESULT, tool_call_id="c1")]
+    _system_is_read_in_the_lists_own_format(history)  # was: an OpenAI dict first, and the list unreadable
+
+
+def test_system_beside_pydantic_ai_messages_is_a_system_prompt_part():
+    pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (the pydantic-ai extra brings it)")
+    from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart, UserPromptPart
+
+    history = [ModelRequest(parts=[UserPromptPart(QUESTION)]),
+               ModelResponse(parts=[ToolCallPart("get_last_order", {}, "c1")]),
+               ModelRequest(parts=[ToolReturnPart("get_last_order", RESULT, "c1")])]
+    _system_is_read_in_the_lists_own_format(history)
+
+
+def test_system_beside_llamaindex_messages_is_a_llamaindex_system_message():
+    """LlamaIndex ChatMessage.model_dump() as its memory holds it: read with an OpenAI system dict first,
+    the read order id itself was flagged."""
+    history = [{"role": "user", "blocks": [{"block_type": "text", "text": QUESTION}], "additional_kwargs": {}},
+               {"role": "assistant", "blocks": [{"block_type": "tool_call", "tool_call_id": "c1",
+                                                 "tool_name": "get_last_order", "tool_kwargs": {}}],
+                "additional_kwargs": {}},
+               {"role": "tool", "blocks": [{"block_type": "text", "text": RESULT}],
+                "additional_kwargs": {"tool_call_id": "c1"}}]
+    _system_is_read_in_the_lists_own_format(history)
+    _system_is_read_in_the_lists_own_format(history, format="llamaindex")
+
+
+def test_system_beside_a_list_it_cannot_be_put_in_is_refused_never_misread():
+    contents = [{"role": "user", "parts": [{"text": QUESTION}]}]
+    with pytest.raises(RecordError, match="system= cannot be put in a bare list of gemini messages"):
+        grounding.check_answer(contents, REAL, system=SYSTEM, format="gemini")
