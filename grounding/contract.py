@@ -41,11 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from grounding.answers import answer_text
 from grounding.core.contract import Contract as CoreContract
 from grounding.core.contract import json_pointer, parsed
 from grounding.core.engine import reasked
 from grounding.errors import GroundingError, OptionError
-from grounding.answers import answer_text
 from grounding.library import to_conversation
 from grounding.model import ANSWER, EXEMPT, STOPS_REFUSED, STOPS_TRUNCATED, Conversation
 

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
+from grounding.answers import judged_text
 from grounding.errors import EmptyAnswerError, UnsupportedValuesError
 from grounding.fixing import MASK, fix
 from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX
-from grounding.answers import judged_text
 from grounding.library import Options, settings_of, to_conversation, verdict_on
 from grounding.model import Conversation, Finding, Status, Verdict
 from grounding.session import Session, revisions_in

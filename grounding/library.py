@@ -21,8 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grounding.errors import GroundingError, OptionError, RecordError
 from grounding.answers import judged_text
+from grounding.errors import GroundingError, OptionError, RecordError
 from grounding.history import as_record
 from grounding.model import (
     ANSWER,

@@ -14,11 +14,11 @@ exhausted its schema retries never reaches it. Under ``guard`` a flagged output 
 ships, flagged if it still carries an invention. Under ``rails`` a revised output that still carries one
 raises UnsupportedValuesError. In a stream (``run_stream``) only the final output is judged, once; as
 pydantic-ai cannot retry a streamed output, no revision is asked there: under ``guard`` a flagged streamed
-output ships flagged, under ``rails`` it raises UnsupportedValuesError. (A stream is known by the partial
-outputs it validates as it is read, ``stream_output()`` or ``stream_text()``: one read only through
-``get_output()`` is judged as a run is, and pydantic-ai ends it with UnexpectedModelBehavior when guard asks
-for a revision.) Under ``assist`` every
-output ships; each decision goes to ``on_verdict``,
+output ships flagged, under ``rails`` it raises UnsupportedValuesError. (The capability knows a stream by
+its streamed model request, however it is read: ``stream_text()``, ``stream_output()`` or ``get_output()``
+alone; a ``run()`` with an ``event_stream_handler`` streams too, and is decided so. The ``output_validator``
+form sees no request: it knows a stream only by the partial outputs ``stream_output()`` validates.) Under
+``assist`` every output ships; each decision goes to ``on_verdict``,
 the ``grounding.gate`` logger and OpenTelemetry. The history is read from ``ModelMessagesTypeAdapter``'s
 JSON, the form ``ground check`` reads a saved pydantic-ai run in.
 
@@ -68,19 +68,23 @@ def decide(gate: Gate, messages: Sequence[ModelMessage], output: object, *, can_
 
 
 class _Streams:
-    """The runs that validated a partial output: streams (``run_stream``), which cannot retry their final
-    output. The last few thousand are kept: a stream that never ends must not grow it."""
+    """The runs known to be streams (a streamed request, a partial output validated), which cannot retry
+    their final output. The last few thousand are kept: a stream that never ends must not grow it."""
 
     def __init__(self, kept: int = 4096) -> None:
         self.kept = kept
         self.runs: OrderedDict[str, None] = OrderedDict()
 
+    def note(self, run_id: str) -> None:
+        """run_id is a stream: its final output cannot be retried."""
+        self.runs[run_id] = None
+        while len(self.runs) > self.kept:
+            self.runs.popitem(last=False)
+
     def judge(self, gate: Gate, ctx: RunContext[Any], output: Any, contract: Contract | None = None) -> Any:
         """Judge a final output (a partial one is only noted), enforce the decision, and give what ships."""
         if ctx.partial_output:  # half-written: never judged; it says the run is a stream
-            self.runs[ctx.run_id] = None
-            while len(self.runs) > self.kept:
-                self.runs.popitem(last=False)
+            self.note(ctx.run_id)
             return output
         streamed = self.runs.pop(ctx.run_id, "no") is None
         try:
@@ -114,6 +118,14 @@ class EvidenceGate(AbstractCapability[Any]):
     def __post_init__(self) -> None:
         self._gate = Gate(self.posture, self.options, self.on_verdict)
         self._streams = _Streams()
+
+    async def before_model_request(self, ctx: RunContext[Any], request_context: Any) -> Any:
+        """A streamed request says the run is a stream before any partial output does: stream_text() and a
+        bare get_output() validate none, and pydantic-ai cannot retry a stream's final output. (A run() with
+        an event_stream_handler streams too, and is decided as one: without a revision.)"""
+        if getattr(request_context, "streaming", False):
+            self._streams.note(ctx.run_id)
+        return request_context
 
     async def after_output_process(self, ctx: RunContext[Any], *, output_context: Any, output: Any) -> Any:
         return await asyncio.to_thread(self._streams.judge, self._gate, ctx, output, self.contract)  # off the loop

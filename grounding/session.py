@@ -22,9 +22,9 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from grounding.answers import judged_text
 from grounding.errors import RecordError
 from grounding.frames import is_evidence_check
-from grounding.answers import judged_text
 from grounding.history import history_messages
 from grounding.library import Options, explained, settings_of, to_conversation, too_large_verdict
 from grounding.model import EVIDENCE, EXEMPT, NEITHER, Conversation, Item, Status, Verdict

@@ -175,9 +175,8 @@ ANSWERS = ((REAL, "grounded", []), (INVENTED, "flagged", ["ord-55120"]),
 
 def _system_is_read_in_the_lists_own_format(history: list, **keywords: object) -> None:
     for answer, status, unsupported in ANSWERS:
-        for judge in (lambda: grounding.check_answer(history, answer, system=SYSTEM, **keywords),
-                      lambda: _session(history, **keywords).check(answer)):
-            verdict = judge()
+        for verdict in (grounding.check_answer(history, answer, system=SYSTEM, **keywords),
+                        _session(history, **keywords).check(answer)):
             assert (verdict.status.value, [finding.value for finding in verdict.unsupported]) == (status, unsupported)
 
 
