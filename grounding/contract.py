@@ -47,7 +47,8 @@ from grounding.core.contract import json_pointer, parsed
 from grounding.core.engine import reasked
 from grounding.errors import GroundingError, OptionError
 from grounding.library import to_conversation
-from grounding.model import ANSWER, EXEMPT, STOPS_REFUSED, STOPS_TRUNCATED, Conversation
+from grounding.frames import is_evidence_check
+from grounding.model import ANSWER, EXEMPT, NEITHER, STOPS_REFUSED, STOPS_TRUNCATED, Conversation
 
 if TYPE_CHECKING:
     from grounding.gate import Decision, Gate
@@ -63,17 +64,21 @@ _UNSET: Any = object()
 class OutputSchemaError(GroundingError):
     """The final answer broke its output contract and no fallback tier stood in: stage says where
     (``stop-reason``, ``json-parse``, ``schema-validate``), error the validator's words, raw_output the
-    answer as the model wrote it, attempts one row per attempt of this turn."""
+    answer as the model wrote it, attempts one row per attempt of this turn, cause the exception behind it
+    (the JSON parser's, the validator's, or the fallback's own; None for a stop), also its ``__cause__``."""
 
-    def __init__(self, stage: str, error: str, raw_output: str, attempts: tuple[OutputAttempt, ...] = ()) -> None:
-        self.stage, self.error, self.raw_output, self.attempts = stage, error, raw_output, attempts
+    def __init__(self, stage: str, error: str, raw_output: str, attempts: tuple[OutputAttempt, ...] = (),
+                 cause: BaseException | None = None) -> None:
+        self.stage, self.error, self.raw_output, self.attempts, self.cause = stage, error, raw_output, attempts, cause
+        self.__cause__ = cause
         super().__init__(f"the answer does not meet its output contract ({stage}, attempt {len(attempts) or 1}): "
                          f"{error}")
 
 
 @dataclass(frozen=True, slots=True)
 class OutputAttempt:
-    """One final-answer attempt of a turn: passed, retried (re-asked) or exhausted (the last, failed)."""
+    """One final-answer attempt of a turn: passed, retried (re-asked) or exhausted (the last, failed). An
+    attempt the gate re-asked for its values is retried at stage ``evidence``, its error the values named."""
 
     attempt: int
     outcome: Literal["passed", "retried", "exhausted"]
@@ -104,12 +109,14 @@ class ContractDecision:
     attempts: tuple[OutputAttempt, ...] = ()
     evidence: Decision | None = None  # the gate's decision on a schema-valid answer
     tier: Literal["primary", "fallback", "canned"] | None = field(default=None)
+    cause: BaseException | None = field(default=None, repr=False, compare=False)  # behind a failure
 
     def raise_if_failed(self) -> None:
         """Raise OutputSchemaError when nothing met the contract, UnsupportedValuesError when the gate refused
         the schema-valid answer; do nothing otherwise."""
         if self.action == "failed":
-            raise OutputSchemaError(self.stage or "schema-validate", self.error or "", self.raw, self.attempts)
+            raise OutputSchemaError(self.stage or "schema-validate", self.error or "", self.raw, self.attempts,
+                                    self.cause)
         if self.evidence is not None:
             self.evidence.raise_if_refused()
 
@@ -150,9 +157,9 @@ class Contract:
         self._schema, self._checker = _json_schema(schema, self._model)
         self._canned = canned
         if canned is not _UNSET:
-            problem = self.validate(_dumped(canned))[1]
+            _, problem, why = self.validate(_dumped(canned))
             if problem is not None:
-                raise OptionError(f"Contract(canned=...): the canned value does not meet the schema: {problem}")
+                raise OptionError(f"Contract(canned=...): the canned value does not meet the schema ({problem}): {why}")
 
     def __repr__(self) -> str:
         return f"Contract({self.name!r}, retries={self.retries})"
@@ -215,25 +222,53 @@ class Contract:
             return ContractDecision("retry", raw, None, stage, error, self._reask(number, cap, error),
                                     (*earlier, row))
         rows = (*earlier, OutputAttempt(number, "exhausted", stage, error, stop_reason))
-        return self._tiers(raw, stage, error, rows)
+        return self._tiers(raw, stage, error, rows, self._cause(raw, stage))
 
     def _judged(self, raw: str, stop_reason: str | None) -> tuple[object, str | None, str | None]:
         if stop_reason in STOPS_TRUNCATED or stop_reason in STOPS_REFUSED:
             return None, "stop-reason", f"the model stopped with {stop_reason!r}: the text is not a finished answer"
         return self.validate(raw)
 
-    def _tiers(self, raw: str, stage: str, error: str, rows: tuple[OutputAttempt, ...]) -> ContractDecision:
-        """The attempts are spent: the fallback's value (validated again), then the canned one, else failed."""
+    def _tiers(self, raw: str, stage: str, error: str, rows: tuple[OutputAttempt, ...],
+               cause: BaseException | None) -> ContractDecision:
+        """The attempts are spent: the fallback's value (validated again), then the canned one, else failed.
+        A fallback that raises falls to the canned tier, as one whose value is invalid does (the seed: with
+        a canned value set, the typed path never throws)."""
         if self.fallback is not None:
-            value = self.fallback(OutputSchemaError(stage, error, raw, rows), raw)
-            parsed, problem, why = self.validate(_dumped(value))
-            if problem is None:
-                return ContractDecision("fallback", raw, parsed, stage, error, attempts=rows, tier="fallback")
-            error = f"{error}; the fallback's value does not meet the schema either ({why})"
+            try:
+                value = self.fallback(OutputSchemaError(stage, error, raw, rows, cause), raw)
+            except Exception as raised:  # noqa: BLE001 - an app's fallback: what it raised is kept as the cause
+                error, cause = f"{error}; the fallback raised {type(raised).__name__}: {raised}", raised
+            else:
+                parsed, problem, why = self.validate(_dumped(value))
+                if problem is None:
+                    return ContractDecision("fallback", raw, parsed, stage, error, attempts=rows, tier="fallback")
+                error = f"{error}; the fallback's value does not meet the schema either ({why})"
         if self._canned is not _UNSET:
             parsed = self.validate(_dumped(self._canned))[0]
             return ContractDecision("canned", raw, parsed, stage, error, attempts=rows, tier="canned")
-        return ContractDecision("failed", raw, None, stage, error, attempts=rows)
+        return ContractDecision("failed", raw, None, stage, error, attempts=rows, cause=cause)
+
+    def _cause(self, raw: str, stage: str) -> BaseException | None:
+        """The exception behind a failed stage: the JSON parser's, or the validator's (None for a stop, or
+        for JSON that parses to a value that is no object or array)."""
+        if stage not in ("json-parse", "schema-validate"):
+            return None
+        try:
+            document = json.loads(raw)
+        except ValueError as error:
+            return error
+        if self._model is not None:
+            from pydantic import ValidationError
+
+            try:
+                self._model.model_validate(document)
+            except ValidationError as invalid:
+                return invalid
+            return None
+        import jsonschema
+
+        return jsonschema.exceptions.best_match(self._checker.validator.iter_errors(document))
 
     def _with_evidence(self, decision: ContractDecision, conversation: Conversation, raw: str,
                        can_revise: bool) -> ContractDecision:
@@ -248,7 +283,8 @@ class Contract:
         return replace(decision, action=action, evidence=evidence, message=evidence.message)
 
     def _earlier_attempts(self, conversation: Conversation) -> list[OutputAttempt]:
-        """This turn's attempts re-asked so far: each answer followed by a schema-check frame, judged again."""
+        """This turn's attempts re-asked so far: each answer followed by a schema-check frame, judged again,
+        and each followed by the gate's correction (re-asked for its values: stage ``evidence``)."""
         rows: list[OutputAttempt] = []
         items = conversation.items
         for position, item in enumerate(items):
@@ -257,6 +293,11 @@ class Contract:
             elif item.kind is ANSWER and reasked(items, position):
                 _, stage, error = self._judged(item.text, item.stop_reason)
                 rows.append(OutputAttempt(len(rows) + 1, "retried", stage, error, item.stop_reason))
+            elif item.kind is ANSWER and position + 1 < len(items) and items[position + 1].kind is NEITHER \
+                    and is_evidence_check(items[position + 1].text):
+                named = ", ".join(line for line in items[position + 1].text.splitlines()[1:] if line.strip())
+                rows.append(OutputAttempt(len(rows) + 1, "retried", "evidence", f"values no tool result holds: {named}",
+                                          item.stop_reason))
         return rows
 
     def _reask(self, number: int, cap: int, error: str | None) -> str:

@@ -95,6 +95,59 @@ def test_the_three_tiers():
         Contract(SCHEMA, canned={"amount": "none"})  # validated when the contract is built
 
 
+def test_a_fallback_that_raises_falls_to_canned_and_without_it_is_the_cause():
+    def broken(error, raw):
+        raise ConnectionError("the review queue is down")
+
+    canned = Contract(SCHEMA, fallback=broken, canned={"amount": 0, "reason": "unable to process"}).decide(READ, PROSE)
+    assert (canned.action, canned.tier) == ("canned", "canned")  # the seed: with canned set, never a throw
+    assert "the fallback raised ConnectionError: the review queue is down" in canned.error
+    failed = Contract(SCHEMA, fallback=broken).decide(READ, PROSE)
+    with pytest.raises(OutputSchemaError) as raised:
+        failed.raise_if_failed()
+    assert isinstance(raised.value.cause, ConnectionError) and raised.value.__cause__ is raised.value.cause
+
+
+def test_the_error_carries_the_parsers_or_the_validators_exception():
+    import jsonschema
+    from pydantic import BaseModel, ValidationError
+
+    class Refund(BaseModel):
+        amount: float
+        reason: str
+
+    for contract, answer, kind in ((Contract(SCHEMA), PROSE, json.JSONDecodeError),
+                                   (Contract(SCHEMA), WRONG, jsonschema.ValidationError),
+                                   (Contract(Refund), WRONG, ValidationError)):
+        with pytest.raises(OutputSchemaError) as raised:
+            contract.decide(READ, answer).raise_if_failed()
+        assert isinstance(raised.value.cause, kind), (answer, raised.value.cause)
+    stopped = Contract(SCHEMA).decide(READ, GOOD, stop_reason="refusal")
+    with pytest.raises(OutputSchemaError) as raised:
+        stopped.raise_if_failed()
+    assert raised.value.cause is None  # a stop is no exception of a parser's
+
+
+def test_an_invalid_canned_value_names_its_failing_field():
+    with pytest.raises(OptionError, match=r"\(schema-validate\): /amount: 'none' is not of type 'number'"):
+        Contract(SCHEMA, canned={"amount": "none", "reason": "x"})
+    with pytest.raises(OptionError, match="'reason' is a required property"):
+        Contract(SCHEMA, canned={"amount": 0})
+
+
+def test_an_attempt_the_gate_reasked_for_its_values_has_its_own_row():
+    contract = Contract({"type": "object"}, retries=2, gate=grounding.Gate("guard"))
+    first = contract.decide(READ, PROSE)
+    history = _after(READ, PROSE, first)
+    invented = '{"order": "ORD-40010", "amount": 50}'
+    second = contract.decide(history, invented)
+    assert second.action == "revision-asked"
+    third = contract.decide(_after(history, invented, second), '{"order": "ORD-40001", "amount": 50}')
+    assert [(r.attempt, r.outcome, r.stage) for r in third.attempts] == [
+        (1, "retried", "json-parse"), (2, "retried", "evidence"), (3, "passed", None)]
+    assert '"ORD-40010"' in third.attempts[1].error
+
+
 def test_a_pydantic_model_is_a_schema_and_its_instance_the_value():
     from pydantic import BaseModel
 
