@@ -123,6 +123,74 @@ def test_truncated_gzip_and_decompression_bomb_stop_with_a_clear_error(tmp_path)
     assert len(records) == 1 and "larger than the limit" in records[0].message
 
 
+def test_a_zstd_stream_is_read_no_more_at_a_time_than_asked_and_truncation_is_named():
+    """A 6 KB frame holding 200 MB is read 1 MB at a time (it was decompressed whole per 128 KB read); every
+    frame of a stream is read, skippable frames passed over, and a stream cut anywhere inside a frame
+    (header, block, checksum) is an error, never the rest lost quietly."""
+    import io
+
+    import zstandard
+
+    from grounding.transcripts.compressed import _zstd
+
+    bomb = zstandard.ZstdCompressor().compress(b" " * 200_000_000)
+    assert len(bomb) < 10_000
+    reader = _zstd(io.BytesIO(bomb), "bomb")
+    sizes = [len(reader.read(1 << 20)) for _ in range(5)]
+    assert sizes == [1 << 20] * 5
+    one = zstandard.ZstdCompressor(write_checksum=True).compress(b'{"a": 1}\n' * 50_000)
+    two = zstandard.ZstdCompressor(write_content_size=False).compress(b"second\n")
+    skippable = b"\x50\x2a\x4d\x18" + (5).to_bytes(4, "little") + b"notes"
+    stream = skippable + one + two
+    assert _zstd(io.BytesIO(stream), "s").read().endswith(b'{"a": 1}\nsecond\n')
+    for cut in (len(skippable) + 2, len(skippable) + 5, len(skippable) + len(one) // 2, len(skippable) + len(one) - 2,
+                len(stream) - 1):
+        with pytest.raises(EOFError, match="ends inside a frame"):
+            _zstd(io.BytesIO(stream[:cut]), "s").read()
+    with pytest.raises(ValueError, match="not valid zstd data"):
+        _zstd(io.BytesIO(b"\x28\xb5\x2f\xfd" + b"\xff" * 40), "s").read()
+
+
+def test_a_zstd_bomb_is_skipped_in_bounded_memory(tmp_path):
+    """R32: one 1 GB line in 33 KB of zstd, under a 4 MB record limit: reported and skipped, the next record
+    read, in the memory a .gz bomb takes (a 3 GB one reached a MemoryError)."""
+    import zstandard
+
+    bomb = tmp_path / "bomb.jsonl.zst"
+    with open(bomb, "wb") as raw, zstandard.ZstdCompressor().stream_writer(raw) as stream:
+        for _ in range(1024):
+            stream.write(b"0" * (1 << 20))
+        stream.write(b"\n" + (GOOD[0] + "\n").encode())
+    assert os.path.getsize(bomb) < 100_000
+    code = f"""
+from grounding.transcripts.files import read_records
+records = list(read_records({str(bomb)!r}, max_record_bytes=4 << 20))
+peak = [line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")]
+print(len(records), type(records[0]).__name__, type(records[1]).__name__, int(peak[0]) // 1024)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    count, first, second, peak_mb = proc.stdout.split()
+    assert (count, first, second) == ("2", "Problem", "Record") and int(peak_mb) < 200, proc.stdout
+
+
+@pytest.mark.parametrize(("name", "pack", "says"), [
+    ("t.jsonl.zst", gzip.compress, "not zstd data: it holds gzip data (rename it t.jsonl.gz)"),
+    ("t.jsonl.gz", "zstd", "not gzip data: it holds zstd data (rename it t.jsonl.zst)"),
+    ("t.jsonl.zst", bytes, "not zstd data (it begins with no zstd header)"),
+    ("t.jsonl.gz", bytes, "not gzip data (it begins with no gzip header)"),
+])
+def test_a_mislabelled_archive_is_named_by_what_it_holds(tmp_path, name, pack, says):
+    """R38: gzip data named .zst let a ZstdError out as a traceback (exit 1)."""
+    import zstandard
+
+    line = (GOOD[0] + "\n").encode()
+    path = tmp_path / name
+    path.write_bytes(zstandard.ZstdCompressor().compress(line) if pack == "zstd" else pack(line))
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 2 and f"error: {path}: {says}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_a_catastrophic_pattern_ends_with_an_error_naming_it(tmp_path):
     path = tmp_path / "a.jsonl"
     # the token holds a digit: a token without one is never a value when no shape is declared, so no
