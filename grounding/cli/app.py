@@ -14,7 +14,7 @@ import orjson
 import typer
 
 from grounding import __version__
-from grounding.cli.checking import Terminated, _fail, _is_utf8, _run
+from grounding.cli.checking import Terminated, _fail, _is_utf8, _run, stdout_unwritable
 from grounding.cli.flags import command_line, with_options
 from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
@@ -22,6 +22,7 @@ from grounding.errors import GroundingError
 from grounding.library import Options
 from grounding.model import JudgedAnswer, Problem, Status, Summary
 from grounding.options.config import describe, resolve, settings_from
+from grounding.options.exit_codes import ExitCode
 from grounding.run.baseline import Baseline
 from grounding.run.report_file import check_target
 from grounding.run.runner import judge_inputs
@@ -317,6 +318,10 @@ def _exit_at_once(code: object) -> NoReturn:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader left before the last lines: quietly, as above
         code = 1
+    except OSError as error:  # a full disk under the report's last lines: said, unless the run said it already
+        if code != ExitCode.ERROR:
+            print(f"error: {stdout_unwritable(error)}", file=sys.stderr)
+        code = int(ExitCode.ERROR)
     try:
         sys.stderr.flush()
     except OSError:

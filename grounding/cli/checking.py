@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from functools import partial
+from typing import TextIO
 
 import typer
 
@@ -37,7 +38,11 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
         _fail(error)
     report_file = _report_file(options["output"])
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
-    reporter = _reporter(output_format, options, checked, progress, report_file)
+    try:
+        reporter = _reporter(output_format, options, checked, progress, report_file)
+    except ReportUnwritable as error:  # a report that writes its head at once (SARIF) onto a full disk
+        progress.stop()
+        _fail(error)
     summary = Summary()
     collected: list = []
     try:
@@ -53,7 +58,9 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
         progress.stop()
         if report_file is not None:
             report_file.discard()
-        else:
+        elif isinstance(reporter, OutputDir):
+            reporter.discard()
+        elif not isinstance(error, ReportUnwritable):
             reporter.finish(summary)  # what a pipe has read stays a whole document (valid JSON, SARIF, …)
         _fail(error)
     except OSError as error:
@@ -76,7 +83,12 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
             report_file.discard()
         raise
     progress.stop()
-    _close_report(reporter, summary, report_file)
+    try:
+        _close_report(reporter, summary, report_file)
+    except GroundingError as error:  # standard output or --output-dir refused the report's end
+        if isinstance(reporter, OutputDir):
+            reporter.discard()
+        _fail(error)
     if report_file is not None and not options["quiet"]:
         print(f"{summary_line(summary)}; report written to {options['output']}")
     if options["output-dir"] and not options["quiet"]:
@@ -94,7 +106,7 @@ def _reporter(output_format: OutputFormat, options: Resolved, checked: Options, 
             return OutputDir(options["output-dir"], checked.storage_options)
         except GroundingError as error:
             _fail(error)
-    out = progress.guard(report_file.stream if report_file else sys.stdout)
+    out = progress.guard(report_file.stream if report_file else _StandardOutput(sys.stdout))
     shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
                           failing=partial(failing_reason, settings=checked.settings), codes=checked.settings.rules,
                           **report_environment())
@@ -148,7 +160,11 @@ def _finish(summary: Summary, settings: Settings, options: Resolved, known: Base
         print("error: " + empty_run_message(summary), file=sys.stderr)
         return ExitCode.ERROR
     if write:
-        count = write_baseline_file(options["baseline"], collected)
+        try:
+            count = write_baseline_file(options["baseline"], collected)
+        except OSError as error:  # a full disk, a quota: the old baseline stands (written whole or not at all)
+            _fail(GroundingError(f"--baseline {options['baseline']}: cannot write the baseline "
+                                 f"({error.strerror or error}); an older baseline there is left as it was"))
         if not options["quiet"]:
             print(summary_line(summary), file=sys.stderr)
         print(f"wrote {counted(count, 'baseline entry', 'baseline entries')} to {options['baseline']}", file=sys.stderr)
@@ -166,6 +182,42 @@ def _finish(summary: Summary, settings: Settings, options: Resolved, known: Base
     if code is ExitCode.FINDINGS and any("(--" in reason for reason in reasons) and not options["quiet"]:
         print("the run fails: " + ", ".join(reasons), file=stream)
     return code
+
+
+class ReportUnwritable(GroundingError):
+    """Standard output refused the report (a full disk, a quota): the run's error, said once."""
+
+
+class _StandardOutput:
+    """Standard output as the report's stream: a write or flush the OS refuses is a ReportUnwritable naming
+    the reason (it was a traceback, and exit 1, the code for a flagged answer). A reader that left
+    (BrokenPipeError) still ends the run quietly."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportUnwritable(stdout_unwritable(error)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise ReportUnwritable(stdout_unwritable(error)) from None
+
+    def __getattr__(self, name: str) -> object:  # isatty, fileno, encoding…: the stream's own
+        return getattr(self._stream, name)
+
+
+def stdout_unwritable(error: OSError) -> str:
+    return f"cannot write the report to standard output ({error.strerror or error})"
 
 
 def _fail(error: Exception) -> None:

@@ -112,8 +112,8 @@ def write(path: str, answers: list[JudgedAnswer]) -> int:
     target = AtomicFile(path)
     try:
         target.stream.write(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+        target.commit()  # the write a full disk refuses may be this one's flush: its file is discarded too
     except BaseException:
         target.discard()
         raise
-    target.commit()
     return len(entries)

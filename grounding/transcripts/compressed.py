@@ -92,7 +92,7 @@ class _ZstdFrames(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # noqa: ANN001 (a writable buffer)
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         try:
             size = self._reader.readinto(buffer)
         except self._error as error:  # corrupt data: a ValueError, as a bad gzip stream's is an OSError
@@ -120,7 +120,7 @@ class _Walked(io.RawIOBase):
         self._walk.feed(chunk)
         return chunk
 
-    def readinto(self, buffer) -> int:  # noqa: ANN001 (a writable buffer)
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         chunk = self.read(len(buffer))
         buffer[: len(chunk)] = chunk
         return len(chunk)
