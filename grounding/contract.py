@@ -256,7 +256,7 @@ class Contract:
             return None
         try:
             document = json.loads(raw)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             return error
         if self._model is not None:
             from pydantic import ValidationError

@@ -19,6 +19,7 @@ grounding.errors.RecordError: messages[0] is a object, which ground cannot read 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -54,29 +55,44 @@ def plain(value: object, where: str) -> object:
     try:
         return _plain(value)
     except _Unreadable as unreadable:
-        raise RecordError(f"{_path(value, unreadable.value, where)} is a {type(unreadable.value).__name__}, which "
-                          "ground cannot read as a message: pass dicts, or the SDK's own message objects (pydantic "
-                          "models, LangChain or pydantic-ai messages)") from None
+        why = unreadable.why or ("which ground cannot read as a message: pass dicts, or the SDK's own message "
+                                 "objects (pydantic models, LangChain or pydantic-ai messages)")
+        raise RecordError(f"{_path(value, unreadable.value, where)} is a {type(unreadable.value).__name__}, "
+                          f"{why}") from None
+    except RecursionError:  # a reference cycle, or nesting no JSON document has
+        raise RecordError(f"{where} is nested too deep to read (over {_DEEPEST} levels), or holds itself (a "
+                          "reference cycle): pass the history as the JSON its SDK writes") from None
 
 
 class _Unreadable(Exception):
-    def __init__(self, value: object) -> None:
-        self.value = value
+    def __init__(self, value: object, why: str = "") -> None:
+        self.value, self.why = value, why
+
+
+# An integer longer than this has no decimal text in Python (its default int_max_str_digits is 4300)
+_LONGEST_INT_BITS = 14_000
+_DEEPEST = 900  # roughly where Python's own recursion limit stops a walk
 
 
 def _plain(value: object) -> object:
     """value itself when it holds only JSON values (nothing is copied: a history is read on every decision),
     else a copy with each SDK object converted."""
     kind = type(value)
+    if kind is int and value.bit_length() > _LONGEST_INT_BITS:
+        raise _Unreadable(value, f"of more than {_LONGEST_INT_BITS * 3 // 10} digits, which has no text to read: "
+                                 "pass it as a string")
+    if isinstance(value, Decimal) and not value.is_finite():
+        return str(value)  # NaN, sNaN, Infinity: read as the word they are (a signalling NaN raises when compared)
     if kind in _JSON_SCALARS or isinstance(value, _SCALARS):
         return value
     if kind is dict or isinstance(value, dict):
         copied = None
-        for key, item in value.items():
+        for at, (key, item) in enumerate(value.items()):
             converted = _plain(item)
-            if converted is not item:
-                copied = copied if copied is not None else dict(value)
-                copied[key] = converted
+            if copied is None and (converted is not item or not isinstance(key, str)):
+                copied = dict(itertools.islice(value.items(), at))  # the items before: text keys, unchanged
+            if copied is not None:
+                copied[_key(value, key)] = converted
         return value if copied is None else copied
     if isinstance(value, (list, tuple)):
         items = [_plain(item) for item in value]
@@ -89,6 +105,16 @@ def _plain(value: object) -> object:
     if callable(dump):  # a pydantic model: OpenAI, LiteLLM and Anthropic SDK objects
         return _plain(dump(mode="json", exclude_none=True))
     raise _Unreadable(value)
+
+
+def _key(mapping: dict, key: object) -> str:
+    """A mapping's key as JSON writes it: text as it is, a number or a boolean as its text (pandas'
+    DataFrame.to_dict() keys rows by int)."""
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (bool, int, float, Decimal)):
+        return "null" if key is None else str(key).lower() if isinstance(key, bool) else str(key)
+    raise _Unreadable(mapping, f"whose key {key!r} is a {type(key).__name__}: JSON keys are text")
 
 
 def _path(value: object, target: object, where: str) -> str:

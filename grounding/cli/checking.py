@@ -38,11 +38,7 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
         _fail(error)
     report_file = _report_file(options["output"])
     progress = Progress.start(enabled=options["progress"] and not options["quiet"], total_bytes=known_size(files))
-    try:
-        reporter = _reporter(output_format, options, checked, progress, report_file)
-    except ReportUnwritable as error:  # a report that writes its head at once (SARIF) onto a full disk
-        progress.stop()
-        _fail(error)
+    reporter = _reporter(output_format, options, checked, progress, report_file)
     summary = Summary()
     collected: list = []
     try:
@@ -56,12 +52,7 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
                     reporter.answer(event)
     except GroundingError as error:  # a run that cannot go on leaves no half report file, and the old one stands
         progress.stop()
-        if report_file is not None:
-            report_file.discard()
-        elif isinstance(reporter, OutputDir):
-            reporter.discard()
-        elif not isinstance(error, ReportUnwritable):
-            reporter.finish(summary)  # what a pipe has read stays a whole document (valid JSON, SARIF, …)
+        _abandon(reporter, summary, report_file, error)
         _fail(error)
     except OSError as error:
         if report_file is None or isinstance(error, BrokenPipeError):  # not the report's (reading errors are
@@ -83,12 +74,7 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
             report_file.discard()
         raise
     progress.stop()
-    try:
-        _close_report(reporter, summary, report_file)
-    except GroundingError as error:  # standard output or --output-dir refused the report's end
-        if isinstance(reporter, OutputDir):
-            reporter.discard()
-        _fail(error)
+    _close_report(reporter, summary, report_file)
     if report_file is not None and not options["quiet"]:
         print(f"{summary_line(summary)}; report written to {options['output']}")
     if options["output-dir"] and not options["quiet"]:
@@ -110,13 +96,33 @@ def _reporter(output_format: OutputFormat, options: Resolved, checked: Options, 
     shown = ReportOptions(verbose=bool(options["verbose"]), quiet=bool(options["quiet"]),
                           failing=partial(failing_reason, settings=checked.settings), codes=checked.settings.rules,
                           **report_environment())
-    return make_reporter(output_format, out, progress.guard(sys.stderr), shown)
+    try:
+        return make_reporter(output_format, out, progress.guard(sys.stderr), shown)
+    except ReportUnwritable as error:  # a report that writes its head at once (SARIF) onto a full disk
+        progress.stop()
+        _fail(error)
 
 
-def _close_report(reporter: Reporter, summary: Summary, report_file: AtomicFile | None) -> None:
+def _abandon(reporter: Reporter | OutputDir, summary: Summary, report_file: AtomicFile | None,
+             error: GroundingError) -> None:
+    """A run that cannot go on: a report file or folder is left as the previous run left it; a report on
+    standard output is closed whole (what a pipe has read stays a valid document), unless it is what failed."""
+    if report_file is not None:
+        report_file.discard()
+    elif isinstance(reporter, OutputDir):
+        reporter.discard()
+    elif not isinstance(error, ReportUnwritable):
+        reporter.finish(summary)
+
+
+def _close_report(reporter: Reporter | OutputDir, summary: Summary, report_file: AtomicFile | None) -> None:
     """Write the report's end; a report file is then put in place whole, or not at all."""
     if report_file is None:
-        reporter.finish(summary)
+        try:
+            reporter.finish(summary)
+        except GroundingError as error:  # standard output or --output-dir refused the report's end
+            _abandon(reporter, summary, None, ReportUnwritable(str(error)))
+            _fail(error)
         return
     try:
         reporter.finish(summary)

@@ -76,6 +76,8 @@ def parsed(answer: str) -> tuple[object, str | None, str | None]:
         return json.loads(body), None, None
     except ValueError as error:
         return None, "json-parse", f"not valid JSON: {error}"
+    except RecursionError:  # a nesting no answer needs: Python's parser gives up on it
+        return None, "json-parse", "not valid JSON: nested too deep to parse"
 
 
 @dataclass(frozen=True, slots=True)

@@ -222,3 +222,45 @@ def test_system_beside_a_list_it_cannot_be_put_in_is_refused_never_misread():
     contents = [{"role": "user", "parts": [{"text": QUESTION}]}]
     with pytest.raises(RecordError, match="system= cannot be put in a bare list of gemini messages"):
         grounding.check_answer(contents, REAL, system=SYSTEM, format="gemini")
+
+
+def test_a_history_that_holds_itself_or_nests_past_any_json_is_a_record_error():
+    """R42: a reference cycle (or nesting ~1,000 deep) raised RecursionError, not the promised RecordError."""
+    cyclic = [{"role": "user", "content": QUESTION}, {"role": "tool", "content": RESULT}]
+    cyclic[0]["self"] = cyclic[0]
+    with pytest.raises(RecordError, match=r"messages\[0\] is nested too deep to read .* reference cycle"):
+        grounding.check_answer(cyclic, REAL)
+    deep: object = "ORD-40001"
+    for _ in range(5_000):
+        deep = {"a": deep}
+    with pytest.raises(RecordError, match=r"messages\[1\] is nested too deep"):
+        grounding.Session().extend([{"role": "user", "content": QUESTION}, {"role": "tool", "content": deep}])
+    nested: object = "ORD-40001"
+    for _ in range(500):  # deep, and still read
+        nested = {"a": nested}
+    verdict = grounding.check_answer([{"role": "user", "content": QUESTION}, {"role": "tool", "content": nested}], REAL)
+    assert verdict.status.value == "grounded"
+
+
+def test_a_structured_result_keyed_by_numbers_is_read_as_json_writes_it():
+    """R43: pandas' DataFrame.to_dict() keys rows by int: the core met an int key (AttributeError)."""
+    rows = {"order_id": {0: "ORD-40001", 1: "ORD-40002"}, "status": {0: "shipped", 1: "pending"}}
+    history = [{"role": "user", "content": QUESTION}, {"role": "tool", "content": rows}]
+    assert grounding.check_answer(history, REAL).status.value == "grounded"
+    assert grounding.check_answer(history, INVENTED).status.value == "flagged"
+    with pytest.raises(RecordError, match=r"messages\[1\]\.content is a dict, whose key \(1, 2\) is a tuple"):
+        grounding.check_answer([{"role": "user", "content": QUESTION}, {"role": "tool", "content": {(1, 2): "x"}}],
+                               REAL)
+
+
+def test_a_number_with_no_text_or_a_signalling_nan_in_a_result_is_read_or_named():
+    """R44: Decimal('sNaN') raised InvalidOperation, a 5,000-digit int ValueError, from the core."""
+    from decimal import Decimal
+
+    def history(value: object) -> list:
+        return [{"role": "user", "content": QUESTION}, {"role": "tool", "content": {"a": value, "b": 1200}}]
+
+    assert grounding.check_answer(history(Decimal("sNaN")), "The total is 2400.").status.value == "flagged"
+    assert grounding.check_answer(history(Decimal("sNaN")), "It is 1200.").status.value == "grounded"
+    with pytest.raises(RecordError, match=r"messages\[1\]\.content\.a is a int, of more than 4200 digits"):
+        grounding.check_answer(history(10 ** 5000), "The total is 2400.")

@@ -196,3 +196,13 @@ def test_ground_check_reads_the_loops_reasks_as_retried_attempts(tmp_path):
     result = grounding.run(tmp_path / "run.jsonl", grounding.Options(schema=tmp_path / "refund.json"))
     [answer] = result.answers
     assert [a.outcome for a in answer.verdict.contract.attempts] == ["retried", "passed"]
+
+
+def test_an_answer_nested_past_any_parser_is_a_json_parse_failure():
+    """R47: json.loads raised RecursionError out of decide (an exception in the loop, not a re-ask)."""
+    decision = Contract({"type": "array"}, retries=1).decide([], "[" * 100_000 + "]" * 100_000)
+    assert (decision.action, decision.stage, decision.error) == ("retry", "json-parse",
+                                                                "not valid JSON: nested too deep to parse")
+    with pytest.raises(OutputSchemaError) as raised:
+        Contract({"type": "array"}).decide([], "[" * 100_000 + "]" * 100_000).raise_if_failed()
+    assert isinstance(raised.value.cause, RecursionError)
