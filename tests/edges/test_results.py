@@ -78,3 +78,29 @@ def test_fix_keeps_a_structured_answer_json():
                                               "note": "see [unverified]", "ok": True}
     assert json.loads(fix(text, verdict, replacement="")) == {"order": "", "total": None, "paid": 1234.5,
                                                               "note": "see", "ok": True}
+
+
+def test_fix_writes_every_number_of_a_json_answer_back_as_written():
+    """R45: a grounded 30-digit account number was rewritten 1.2345678901234568e+29 (the answer went through
+    a float), an unsupported one over 64 bits was left unmasked, and 1e999 made the answer invalid JSON."""
+    account = "123456789012345678901234567890"
+    history = [{"role": "user", "content": "My accounts?"},
+               {"role": "tool", "content": f'{{"o": "ORD-40001", "acct": {account}, "fee": 1.50}}'}]
+    answer = f'{{"acct": {account}, "fee": 1.50, "o": "ORD-40001", "other": 987654321098765432109876543210}}'
+    fixed = fix(answer, grounding.check_answer(history, answer))
+    assert fixed == f'{{"acct":{account},"fee":1.50,"o":"ORD-40001","other":"[unverified]"}}'
+    huge = '{"v": 1e999, "o": "ORD-99999", "n": NaN}'
+    fixed = fix(huge, grounding.check_answer(history, huge))
+    assert json.loads(fixed)["o"] == "[unverified]" and "1e999" in fixed or '"v":"[unverified]"' in fixed
+
+
+def test_fix_is_linear_in_the_values():
+    """R46: every span was compared with every other and the whole answer searched per value: 4,000 values
+    took ~14 s. Counted in steps, not timed: the answer is rebuilt once, each value searched by find."""
+    tokens = [f"Q-{number:07d}" for number in range(1, 4001)]
+    answer = " ".join(tokens) + " and again Q-0000007."
+    verdict = grounding.check_answer(HISTORY, answer)
+    flagged = {finding.text for finding in verdict.unsupported}
+    assert len(flagged) == 4000
+    assert fix(answer, verdict) == " ".join(["[unverified]"] * 4000) + " and again [unverified]."
+    assert fix(answer, verdict, replacement="") == " and again."
