@@ -80,7 +80,7 @@ class Session:
             added = history_messages(list(messages), first=len(self._messages))
             self._messages.extend(added)
             try:
-                self._read()
+                self._read(len(self._messages) - len(added))
             except RecordError:  # a message no reader takes (a role no format has): the session as it was
                 del self._messages[len(self._messages) - len(added):]
                 raise
@@ -119,8 +119,9 @@ class Session:
             self._walk = Walk(start, self._settings)
         return self._walk
 
-    def _read(self) -> None:
-        """Read the current turn's messages again and walk the items not walked yet."""
+    def _read(self, added: int) -> None:
+        """Read the current turn's messages again and walk the items not walked yet (added: where the
+        messages just appended begin)."""
         if self._stop is not None:  # every later answer is unjudgeable: nothing more is read
             return
         conversation = self._window(self._start)
@@ -135,19 +136,23 @@ class Session:
             self._stop = Verdict(Status.UNJUDGEABLE, 0, reason=conversation.unjudgeable)
         self._walk_items(items[self._fed :], conversation)
         self._fed = len(items)
-        self._next_turn(conversation.input_format)
+        if not self._next_turn(self._turn_start(conversation.input_format)) and added > self._start:
+            self._next_turn(added)
 
-    def _next_turn(self, input_format: str) -> None:
-        """Move the window to the latest turn's start, when its items are the ones walked last (past a few
-        that a window's own reading puts first: pydantic-ai's instructions, stated again)."""
-        start = self._turn_start(input_format)
+    def _next_turn(self, start: int) -> bool:
+        """Move the window to start, when its items read from there are the ones walked last (past a few
+        that a window's own reading puts first: pydantic-ai's instructions, stated again); whether it moved.
+        start is the latest turn's start or, within a turn, where the messages just appended begin (an
+        agent's tool call and its result: read from there, they read as they did, so the many calls of one
+        turn are not read again at each extend)."""
         if start == self._start:
-            return
+            return False
         items = self._window(start).items
         for skip in range(len(items)):
             if items[skip:] == self._walked(len(items) - skip):
                 self._start, self._skip, self._fed = start, skip, len(items)
-                return
+                return True
+        return False
 
     def _walked(self, count: int) -> tuple[Item, ...]:
         """The last count items walked."""

@@ -303,23 +303,26 @@ def order_turn(turn: int) -> tuple[list[dict], str]:
 
 
 def _print_session_scaling(turns: int, runs: int) -> None:
-    """A turn's decision in a long chat: the turn's messages added to a Session and its answer decided, against
+    """A turn's decision in a long chat: the turn's messages added to a Session and its answer decided (and, in
+    one turn, an agent's call and result added after one user message, a decision after each), against
     Gate.decide on the whole history (read again, every answer in it judged again), at turn 10 and the last."""
     from grounding import Gate, Session
 
     gate = Gate("guard")
     conversation = [order_turn(turn) for turn in range(turns)]
-    cost: dict[str, list[list[float]]] = {"session": [], "whole history": []}
+    cost: dict[str, list[list[float]]] = {"session": [], "one turn": [], "whole history": []}
     for _ in range(runs):
-        session, history, timings = Session(), [], []
-        for messages, answer in conversation:
-            started = time.perf_counter()
-            session.extend(messages)
-            assert gate.decide(session, answer).action == "grounded"
-            session.append({"role": "assistant", "content": answer})
-            timings.append(time.perf_counter() - started)
-        cost["session"].append(timings)
-        timings = []
+        for label in ("session", "one turn"):  # one turn: an agent's calls after one user message
+            session, timings = Session(), []
+            for turn, (messages, answer) in enumerate(conversation):
+                started = time.perf_counter()
+                session.extend(messages if label == "session" or turn == 0 else messages[1:])
+                assert gate.decide(session, answer).action == "grounded"
+                if label == "session":
+                    session.append({"role": "assistant", "content": answer})
+                timings.append(time.perf_counter() - started)
+            cost[label].append(timings)
+        history, timings = [], []
         for messages, answer in conversation:
             history += messages
             started = time.perf_counter()

@@ -95,6 +95,30 @@ def test_only_the_current_turn_is_read_again(monkeypatch):
     assert session.check(f"Order ORD-{40001 + 3} was asked about first.").status.value == "grounded"
 
 
+@pytest.mark.parametrize("fmt", sorted(TURNS))
+@pytest.mark.parametrize("one_by_one", [False, True], ids=["a-call-and-its-result", "each-message"])
+def test_many_calls_in_one_turn_are_not_read_again_at_each_extend(monkeypatch, fmt, one_by_one):
+    """R48: an agent's 800 tool calls after one user message cost 15 s (the whole turn read again at each
+    extend). Read counted in messages, not timed; every verdict still equals check_answer's."""
+    import grounding.session as module
+
+    read: list[int] = []
+    real = module.to_conversation
+    monkeypatch.setattr(module, "to_conversation", lambda window, *a, **k: (read.append(len(window)), real(
+        window, *a, **k))[1])
+    session, history = Session(**KEYWORDS[fmt]), TURNS[fmt](0)[:1]
+    session.extend(history)
+    for call in range(150):
+        new = TURNS[fmt](call)[1:]  # the call and its result, no user message between
+        for batch in ([message] for message in new) if one_by_one else [new]:
+            session.extend(batch)
+        history += new
+    assert max(read[-40:]) <= 4 and sum(read) < 10 * len(history)  # was the whole turn: 300 messages
+    for candidate in (_answer(149), _answer(149, invented=True), _answer(3)):
+        assert session.check(candidate).to_dict() == grounding.check_answer(history, candidate,
+                                                                            **KEYWORDS[fmt]).to_dict()
+
+
 def test_a_langchain_history_through_a_session():
     pytest.importorskip("langchain_core", reason="the langchain extra is not installed")
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
