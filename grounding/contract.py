@@ -43,8 +43,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from grounding.answers import answer_text
 from grounding.core.contract import Contract as CoreContract
-from grounding.core.contract import json_pointer, parsed
+from grounding.core.contract import json_pointer, parsed, timed
 from grounding.core.engine import reasked
+from grounding.core.settings import PATTERN_TIMEOUT_SECONDS
 from grounding.errors import GroundingError, OptionError
 from grounding.library import to_conversation
 from grounding.frames import is_evidence_check
@@ -330,7 +331,7 @@ def _json_schema(schema: object, model: type | None) -> tuple[dict, Any]:
         cls.check_schema(schema)
     except jsonschema.exceptions.SchemaError as error:
         raise OptionError(f"Contract(schema=...): not a valid JSON Schema ({error.message})") from None
-    return schema, CoreContract("<schema>", cls(schema))
+    return schema, CoreContract("<schema>", timed(cls, PATTERN_TIMEOUT_SECONDS)(schema))
 
 
 def _dumped(value: object) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +96,29 @@ class Contracts:
 
     def __bool__(self) -> bool:
         return self.default is not None or bool(self.by_conversation)
+
+
+def timed(validator_class: Any, seconds: float) -> Any:
+    """validator_class with its ``pattern`` keyword searched under a time limit of seconds (the regex
+    module's, as user patterns are): jsonschema's own search has none, and ``^(a+)+$`` on 40 characters runs for hours.
+    A search that runs out of time fails the value, with an error that says so: the answer is
+    contract-unmet, never grounded."""
+    import jsonschema
+    import regex
+
+    def pattern(validator: Any, expected: str, instance: object, schema: object) -> Iterator[Any]:
+        if not validator.is_type(instance, "string"):
+            return
+        try:
+            found = regex.search(expected, instance, timeout=seconds)
+        except TimeoutError:
+            yield jsonschema.ValidationError(f"the pattern {expected!r} took longer than {seconds}s "
+                                             f"on {instance[:60]!r}: the value is not taken as matching it")
+            return
+        if found is None:
+            yield jsonschema.ValidationError(f"{instance!r} does not match {expected!r}")
+
+    return jsonschema.validators.extend(validator_class, {"pattern": pattern})
 
 
 def json_pointer(path) -> str:  # noqa: ANN001 (a validator's path: any sequence of keys and indexes)

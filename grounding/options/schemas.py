@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grounding.core.contract import Contract, Contracts
+from grounding.core.contract import Contract, Contracts, timed
+from grounding.core.settings import PATTERN_TIMEOUT_SECONDS
 from grounding.errors import OptionError
 
 
@@ -27,7 +28,7 @@ def load_contract(path: str, option: str = "--schema") -> Contract:
         raise OptionError(f"{option}: {path}: not a valid JSON Schema ({error.message})") from None
     folder = Path(path).resolve().parent
     _check_references(schema, folder, f"{option}: {path}")
-    return Contract(path, cls(schema, registry=_local_registry(folder, schema)))
+    return Contract(path, timed(cls, PATTERN_TIMEOUT_SECONDS)(schema, registry=_local_registry(folder, schema)))
 
 
 def _check_references(schema: object, folder: Path, where: str) -> None:

@@ -52,6 +52,8 @@ def filesystem(url: str, options: StorageOptions | None = None) -> tuple[object,
         raise InputError(f"{url}: {error}") from None
     except TypeError as error:  # a storage option the file system does not take
         raise InputError(f"{url}: a storage option is not one the {scheme}:// file system takes ({error})") from None
+    except OSError as error:  # a file system that connects when it is made (ftp://, sftp://): refused, no host
+        raise InputError(f"{url}: cannot connect ({error.strerror or error})") from None
 
 
 def expand_remote(url: str, options: StorageOptions | None = None) -> list[str]:

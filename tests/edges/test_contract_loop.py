@@ -206,3 +206,31 @@ def test_an_answer_nested_past_any_parser_is_a_json_parse_failure():
     with pytest.raises(OutputSchemaError) as raised:
         Contract({"type": "array"}).decide([], "[" * 100_000 + "]" * 100_000).raise_if_failed()
     assert isinstance(raised.value.cause, RecursionError)
+
+
+def test_a_schema_pattern_that_runs_too_long_fails_the_value_in_time(tmp_path):
+    """R41: jsonschema's pattern search has no time limit (^(a+)+$ on 28 characters: ~30 s, doubling with
+    each one). It runs under the user patterns' limit (in the regex module, which needs no time for that
+    one, and runs out of it on ^(a|aa)+$); out of time, the value fails, saying why."""
+    import time
+
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a|aa)+$"}}}
+    started = time.process_time()
+    decision = Contract(schema).decide(READ, json.dumps({"code": "a" * 40 + "!"}))
+    assert time.process_time() - started < 5
+    assert decision.action == "failed" and decision.stage == "schema-validate"
+    assert "the pattern '^(a|aa)+$' took longer than" in decision.error
+    assert Contract(schema).decide(READ, json.dumps({"code": "aaa"})).action == "passed"
+    assert "does not match" in Contract(schema).decide(READ, json.dumps({"code": "b"})).error
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(schema))
+    record = {"id": "redos", "messages": [{"role": "user", "content": "code?"}, {"role": "tool", "content": "{}"},
+                                          {"role": "assistant", "content": json.dumps({"code": "a" * 40 + "!"})}]}
+    (tmp_path / "t.jsonl").write_text(json.dumps(record) + "\n")
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "grounding", "check", "t.jsonl", "--schema", "s.json", "--format",
+                           "json"], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    [answer] = json.loads(proc.stdout)["answers"]
+    assert proc.returncode == 1 and answer["status"] == "contract-unmet" and "took longer" in answer["contract"]["error"]

@@ -52,6 +52,19 @@ def test_the_http_extra_reads_a_transcript_served_on_this_machine(tmp_path):
     assert served.stdout.replace(url, "X") == local.stdout.replace(str(tmp_path / "support_bot.jsonl"), "X")
 
 
+def test_a_url_whose_host_refuses_is_one_line_naming_it(tmp_path):
+    """R39: ftp:// connects when its file system is made: a refused host was a traceback and exit 1."""
+    pytest.importorskip("fsspec", reason="fsspec is not installed (every URL extra brings it)")
+    import socket
+
+    with socket.socket() as closed:  # a port on this machine that nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    refused = _check(f"ftp://127.0.0.1:{port}/t.jsonl")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"error: ftp://127.0.0.1:{port}/t.jsonl: cannot connect (Connection refused)" in refused.stderr
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
         pass
