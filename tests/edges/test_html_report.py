@@ -168,3 +168,37 @@ def test_in_chromium_the_report_of_a_real_corpus_has_no_console_error(tmp_path):
     assert dumped.returncode == 0 and not _console(dumped), _console(dumped)
     page = _parsed(dumped.stdout)
     assert len(page.marks) > 100 and [tag for tag, _ in page.tags].count("script") == 1
+
+
+def test_the_cards_are_spilled_as_judged_not_held():
+    """R40: every card was held until the end (763 MB at 100k answers). Python's heap stays flat while 3,000
+    answers are reported (the cards go to temporary files), and the page still lists flagged first."""
+    import io
+    import tracemalloc
+
+    from grounding.model import Finding, JudgedAnswer, Status, Summary, Verdict
+    from grounding.reporters.html import HtmlReporter
+
+    def judged(number: int) -> JudgedAnswer:
+        flagged = number % 2 == 0
+        verdict = Verdict(Status.FLAGGED if flagged else Status.GROUNDED, 1,
+                          (Finding(f"ord-{number}", "identifier", f"ORD-{number}", at=6),) if flagged else ())
+        return JudgedAnswer("t.jsonl", number + 1, f"c{number}", 0, f"Order ORD-{number} " + "x" * 2000, verdict)
+
+    out = io.StringIO()
+    reporter = HtmlReporter(out, io.StringIO())
+    tracemalloc.start()
+    for number in range(3000):
+        reporter.answer(judged(number))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 2_000_000  # the cards alone are ~7 MB
+    reporter.finish(Summary())
+    page = out.getvalue()
+
+    def at(number: int) -> int:
+        return page.index(f"conversation c{number} turn")
+
+    assert page.count('<details class="card"') == 3000
+    assert at(2998) < at(1)  # flagged first, each kind in arrival order
+    assert at(0) < at(2998) and at(1) < at(2999)
