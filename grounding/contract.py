@@ -331,7 +331,57 @@ def _json_schema(schema: object, model: type | None) -> tuple[dict, Any]:
         cls.check_schema(schema)
     except jsonschema.exceptions.SchemaError as error:
         raise OptionError(f"Contract(schema=...): not a valid JSON Schema ({error.message})") from None
-    return schema, CoreContract("<schema>", timed(cls, PATTERN_TIMEOUT_SECONDS)(schema))
+    validator = timed(cls, PATTERN_TIMEOUT_SECONDS)(schema)
+    _references_resolve(schema, validator)
+    return schema, CoreContract("<schema>", validator)
+
+
+def _references_resolve(schema: dict, validator: Any) -> None:
+    """Refuse, when the contract is built, a schema whose $ref would fail at the first decide: one that
+    points outside the schema (fetched from the network, or a file: a schema given as a dict has no folder),
+    one that names nothing in it, or one that refers to itself with no end."""
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            if isinstance(reference, str):
+                if not reference.startswith("#"):
+                    raise OptionError(f"Contract(schema=...): the reference {reference!r} is not read: a schema "
+                                      "given as a dict refers only within itself (#/...); pass a schema file to "
+                                      "refer to the files beside it")
+                if not _points_into(schema, reference):
+                    raise OptionError(f"Contract(schema=...): the reference {reference!r} names nothing in the "
+                                      "schema")
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    try:
+        for instance in ({}, [], "", 0, None):
+            validator.is_valid(instance)
+    except RecursionError:
+        raise OptionError("Contract(schema=...): the schema refers to itself with no end (a $ref that leads back "
+                          "to itself before any value is read)") from None
+
+
+def _points_into(schema: dict, reference: str) -> bool:
+    """Whether a reference within the schema (``#/$defs/n``, a JSON pointer) names a part of it; an anchor
+    (``#name``) is taken as it is (the validator resolves it)."""
+    from urllib.parse import unquote
+
+    pointer = unquote(reference[1:])
+    if pointer and not pointer.startswith("/"):
+        return True
+    node: object = schema
+    for part in pointer.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return True
 
 
 def _dumped(value: object) -> str:

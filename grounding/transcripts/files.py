@@ -214,8 +214,8 @@ def _lines(
         offset += len(raw)
         if start == 0 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
-        elif start == 0 and raw.startswith(_UTF16_BOMS):
-            yield Problem(source, number, _UTF16)  # every line would be "invalid UTF-8": say why once
+        elif start == 0 and raw.startswith(_UTF16_BOMS + _UTF32_BOMS[1:]):
+            yield Problem(source, number, _wide(raw))  # every line would be "invalid UTF-8": say why once
             return number
         if raw.isspace():
             continue
@@ -249,8 +249,8 @@ def _skip_line(stream: BinaryIO) -> int:
 
 
 def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
-    if data.startswith(_UTF16_BOMS):
-        yield Problem(source, 1, _UTF16)
+    if data.startswith(_UTF16_BOMS + _UTF32_BOMS[1:]):
+        yield Problem(source, 1, _wide(data))
         return
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
@@ -271,9 +271,15 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
         yield Record(source, 1, document, document=data)
 
 
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-_UTF16 = ("the file is UTF-16 (it starts with a UTF-16 byte order mark); ground reads UTF-8: convert it, "
-          "e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.jsonl")
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32's little-endian mark begins with UTF-16's
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+
+
+def _wide(data: bytes) -> str:
+    """Why a file with a UTF-16 or UTF-32 byte order mark is not read, naming which it is."""
+    encoding = "UTF-32" if data.startswith(_UTF32_BOMS) else "UTF-16"
+    return (f"the file is {encoding} (it starts with a {encoding} byte order mark); ground reads UTF-8: convert "
+            f"it, e.g. iconv -f {encoding} -t UTF-8 FILE > FILE.utf8.jsonl")
 
 
 def _is_json_lines(data: bytes) -> bool:

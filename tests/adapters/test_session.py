@@ -224,3 +224,17 @@ def test_an_empty_session_judges_an_answer_with_nothing_read():
     assert verdict.status.value == "flagged" and "no tool result was read" in verdict.reason
     with pytest.raises(TypeError):
         Session().check(None)
+
+
+def test_the_memo_of_values_searched_for_is_bounded(monkeypatch):
+    """A Session asked about 300k distinct values and given no new result grew ~110 bytes a value with no
+    plateau (19 -> 53 MB): the index's memo of keys searched for is now dropped whole past its bound."""
+    import grounding.core.evidence.index as index
+
+    monkeypatch.setattr(index, "_SEARCHED_KEPT", 100)
+    session = Session()
+    session.extend(_openai_turn(0))
+    for number in range(1_000):
+        assert session.check(f"Order ORD-{50000 + number} shipped.").status.value == "flagged"
+    assert len(session._walk.evidence._searched) <= 110
+    assert session.check(_answer(0)).status.value == "grounded"  # what is read is still read

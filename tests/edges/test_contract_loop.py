@@ -234,3 +234,30 @@ def test_a_schema_pattern_that_runs_too_long_fails_the_value_in_time(tmp_path):
                            "json"], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
     [answer] = json.loads(proc.stdout)["answers"]
     assert proc.returncode == 1 and answer["status"] == "contract-unmet" and "took longer" in answer["contract"]["error"]
+
+
+def test_nan_is_no_json_and_passes_no_bound():
+    """A NaN compares false with every bound: {"amount": NaN} passed maximum 10 (Python's parser takes it)."""
+    bounded = Contract({"type": "object", "properties": {"amount": {"type": "number", "maximum": 10}}})
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        decision = bounded.decide(READ, f'{{"amount": {constant}}}')
+        assert (decision.stage, decision.error) == ("json-parse", f"not valid JSON: {constant} is not a JSON number")
+
+
+@pytest.mark.parametrize(("schema", "says"), [
+    ({"$ref": "#"}, "refers to itself with no end"),
+    ({"type": "object", "properties": {"a": {"$ref": "https://example.com/amount.json"}}}, "is not read"),
+    ({"type": "object", "properties": {"a": {"$ref": "amount.json"}}}, "refers only within itself"),
+    ({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}, "names nothing in the schema"),
+])
+def test_a_reference_that_would_fail_at_decide_is_refused_when_the_contract_is_built(schema, says):
+    """A dict schema's remote or recursive $ref failed only at decide, with jsonschema's own exception."""
+    with pytest.raises(OptionError, match=says):
+        Contract(schema)
+
+
+def test_a_schema_that_refers_to_itself_through_values_is_a_schema():
+    node = {"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}},
+            "$ref": "#/$defs/node"}
+    assert Contract(node).decide(READ, '{"next": {"next": {}}}').action == "passed"
+    assert Contract(node).decide(READ, '{"next": {"next": 5}}').stage == "schema-validate"

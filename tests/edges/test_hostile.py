@@ -428,11 +428,17 @@ def test_a_console_that_cannot_encode_a_value_gets_an_escape_not_a_traceback(tmp
 # inputs that mislead, configuration and baselines that cannot be used (issue 24: R22 R23 R25 R26) ---------
 
 
-def test_a_utf16_file_is_named_so_once(tmp_path):
-    path = tmp_path / "t.jsonl"
-    path.write_bytes((json.dumps(_GOOD) + "\n" + json.dumps(_GOOD) + "\n").encode("utf-16"))
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+@pytest.mark.parametrize("name", ["t.jsonl", "t.json"])
+def test_a_utf16_or_utf32_file_is_named_so_once(tmp_path, encoding, name):
+    """A UTF-32 file was called UTF-16 (its little-endian mark begins with UTF-16's)."""
+    path = tmp_path / name
+    marked = "\ufeff" if encoding.endswith("-be") else ""  # the -be codecs write no byte order mark
+    path.write_bytes((marked + json.dumps(_GOOD) + "\n" + json.dumps(_GOOD) + "\n").encode(encoding))
     result = runner.invoke(app, ["check", str(path)])
-    assert result.exit_code == 2 and result.stderr.count("the file is UTF-16") == 1 and "iconv" in result.stderr
+    named = encoding[:6].upper()
+    assert result.exit_code == 2 and result.stderr.count(f"the file is {named}") == 1
+    assert f"iconv -f {named} -t UTF-8" in result.stderr
 
 
 def test_a_json_file_holding_json_lines_is_read_as_json_lines(tmp_path):

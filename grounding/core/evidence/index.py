@@ -38,6 +38,7 @@ from grounding.core.text.normalise import exponent_of, lookup_forms, normalise, 
 
 _WHOLE_SEPARATOR = "\x00"
 _HAS_DIGIT = re.compile(r"\d")
+_SEARCHED_KEPT = 50_000  # keys remembered as searched; forgotten whole past this (memory stays flat)
 
 
 @dataclass(slots=True)
@@ -133,7 +134,7 @@ class EvidenceIndex:
         pattern = re.compile("|".join(map(re.escape, sorted(keys))))
         numeric = any(verbatim.may_spell_number(key) for key in keys)
         self._read([piece for piece in self._unread if piece.seen.may_hold_one(pattern, numeric)])
-        self._searched.update(keys)
+        self._note_searched(keys)
 
     def _forms_with(self, keys: list[str]) -> Forms:
         """The forms read so far, after reading every piece whose search text holds one of keys."""
@@ -141,8 +142,16 @@ class EvidenceIndex:
         if keys and self._unread:
             nowhere = self._said.nowhere.issuperset(keys)
             self._read([p for p in self._unread if p.seen.may_hold(keys, nowhere)])
-            self._searched.update(keys)
+            self._note_searched(keys)
         return self._forms
+
+    def _note_searched(self, keys: Iterable[str]) -> None:
+        """Remember keys as searched in every unread piece. A memo, so bounded: a Session asked about
+        hundreds of thousands of distinct values and given no new result grew it without end (searching
+        again after a clear finds what it found)."""
+        if len(self._searched) > _SEARCHED_KEPT:
+            self._searched.clear()
+        self._searched.update(keys)
 
     def _read(self, pieces: list[_Piece]) -> None:
         if not pieces:
