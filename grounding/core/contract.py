@@ -105,14 +105,14 @@ def _no_constant(name: str) -> object:
 
 def timed(validator_class: Any, seconds: float) -> Any:
     """validator_class with its ``pattern`` keyword searched under a time limit of seconds (the regex
-    module's, as user patterns are): jsonschema's own search has none, and ``^(a+)+$`` on 40 characters runs for hours.
-    A search that runs out of time fails the value, with an error that says so: the answer is
-    contract-unmet, never grounded."""
+    module's, as user patterns are): jsonschema's own search has none, and ``^(a+)+$`` on 40 characters
+    runs for hours. A search that runs out of time fails the value, with an error that says so: the answer
+    is contract-unmet, never grounded."""
     import jsonschema
     import regex
 
     def pattern(validator: Any, expected: str, instance: object, schema: object) -> Iterator[Any]:
-        if not validator.is_type(instance, "string"):
+        if not isinstance(instance, str):  # the keyword applies to strings alone
             return
         try:
             found = regex.search(expected, instance, timeout=seconds)
