@@ -40,8 +40,11 @@ from grounding.frames import EVIDENCE_CHECK_FRAME_PREFIX
 from grounding.library import Options, settings_of, to_conversation, verdict_on
 from grounding.model import Conversation, Finding, Status, Verdict
 from grounding.session import Session, revisions_in
+from grounding.worker_threads import off_the_loop
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from grounding.core.settings import Settings
 
 Posture = Literal["assist", "guard", "rails"]
@@ -133,13 +136,12 @@ class Gate:
         return self.decide_conversation(conversation, text, can_revise=can_revise)
 
     async def adecide(self, history: object, answer: object, *, format: str | None = None,  # noqa: A002
-                      system: str | None = None, instructions: str | None = None, can_revise: bool = True
-                      ) -> Decision:
-        """decide, for an async loop: judged in a worker thread, so the event loop goes on serving."""
-        import asyncio
-
-        return await asyncio.to_thread(self.decide, history, answer, format=format, system=system,
-                                       instructions=instructions, can_revise=can_revise)
+                      system: str | None = None, instructions: str | None = None, can_revise: bool = True,
+                      executor: Executor | None = None) -> Decision:
+        """decide, for an async loop: judged in a worker thread (executor's, or the loop's default
+        executor: grounding.library.off_the_loop), so the event loop goes on serving."""
+        return await off_the_loop(executor, self.decide, history, answer, format=format, system=system,
+                                  instructions=instructions, can_revise=can_revise)
 
     def decide_conversation(self, conversation: Conversation, answer: str, *, can_revise: bool = True) -> Decision:
         settings, given = settings_of(self.options)

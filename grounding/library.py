@@ -40,6 +40,8 @@ from grounding.options.config import resolve, settings_from, value_problem
 from grounding.options.table import KEYS
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from grounding.core.settings import Settings
     from grounding.run.baseline import Baseline
     from grounding.run.parallel import Engine
@@ -212,13 +214,14 @@ def check_answer(history: object, answer: object, options: Options | Settings | 
 
 async def acheck_answer(history: object, answer: object, options: Options | Settings | None = None, *,
                         format: str | None = None, system: str | None = None,  # noqa: A002
-                        instructions: str | None = None) -> Verdict:
+                        instructions: str | None = None, executor: Executor | None = None) -> Verdict:
     """check_answer for an async loop: judged in a worker thread, so the event loop goes on serving (a large
-    history takes milliseconds to judge, a large tool result more)."""
-    import asyncio
+    history takes milliseconds to judge, a large tool result more). executor: whose threads (see
+    grounding.worker_threads.off_the_loop)."""
+    from grounding.worker_threads import off_the_loop
 
-    return await asyncio.to_thread(check_answer, history, answer, options, format=format, system=system,
-                                   instructions=instructions)
+    return await off_the_loop(executor, check_answer, history, answer, options, format=format, system=system,
+                              instructions=instructions)
 
 
 def verdict_on(history: Conversation, answer: str, settings: Settings, given: Options | None = None) -> Verdict:

@@ -29,8 +29,11 @@ from grounding.history import history_messages
 from grounding.library import Options, explained, settings_of, to_conversation, too_large_verdict
 from grounding.model import EVIDENCE, EXEMPT, NEITHER, Conversation, Item, Status, Verdict
 from grounding.options.table import KEYS
+from grounding.worker_threads import off_the_loop
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from grounding.core.engine import Walk
     from grounding.core.settings import Settings
 
@@ -100,11 +103,10 @@ class Session:
                 verdict = explained(held, text, verdict, self._settings)
             return verdict
 
-    async def acheck(self, answer: object) -> Verdict:
-        """check, for an async loop: judged in a worker thread, so the event loop goes on serving."""
-        import asyncio
-
-        return await asyncio.to_thread(self.check, answer)
+    async def acheck(self, answer: object, *, executor: Executor | None = None) -> Verdict:
+        """check, for an async loop: judged in a worker thread (executor's, or the loop's default executor:
+        grounding.library.off_the_loop), so the event loop goes on serving."""
+        return await off_the_loop(executor, self.check, answer)
 
     @property
     def revisions_asked(self) -> int:

@@ -244,3 +244,32 @@ def test_the_async_forms_judge_in_a_worker_thread_and_decide_alike():
     loop_thread, decision, verdict = asyncio.run(both())
     assert decision.action == "revision-asked" and verdict.status.value == "grounded"
     assert threads and loop_thread not in threads
+
+
+def test_two_hundred_concurrent_decisions_use_a_bounded_pool_of_threads():
+    """200 concurrent adecide / acheck_answer / Session.acheck calls queue on the loop's default executor (at
+    most min(32, cores + 4) threads), or on the executor passed: never a thread each."""
+    import asyncio
+    import os
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    seen: set[int] = set()
+    gate = grounding.Gate("guard", on_verdict=lambda decision: seen.add(threading.get_ident()))
+    session = grounding.Session()
+    session.extend(READ)
+
+    async def many(executor=None):
+        decisions = [gate.adecide(READ, INVENTED if n % 2 else REAL, executor=executor) for n in range(200)]
+        verdicts = [grounding.acheck_answer(READ, REAL, executor=executor) for _ in range(20)]
+        checked = [session.acheck(INVENTED, executor=executor) for _ in range(20)]
+        return await asyncio.gather(*decisions), await asyncio.gather(*verdicts), await asyncio.gather(*checked)
+
+    decisions, verdicts, checked = asyncio.run(many())
+    assert [d.action for d in decisions[:2]] == ["grounded", "revision-asked"] and len(decisions) == 200
+    assert {v.status.value for v in verdicts} == {"grounded"} and {v.status.value for v in checked} == {"flagged"}
+    assert 1 <= len(seen) <= min(32, (os.cpu_count() or 1) + 4)
+    seen.clear()
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="gate") as pool:
+        asyncio.run(many(pool))
+    assert 1 <= len(seen) <= 2

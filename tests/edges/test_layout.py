@@ -21,16 +21,18 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # the shared vocabulary beneath both faces: the option table, configuration, rule selection, exit codes
     ("options", ("options", "core", "run", "transcripts", "reporters", *SHARED), ("cli", "library", "gate")),
     # the library face: Options come from the option table beneath it, never from the CLI on top of it
-    ("library", ("core", "transcripts", "run", "options", "history", "answers", *SHARED), ("reporters", "cli", "dask")),
+    ("library", ("core", "transcripts", "run", "options", "history", "answers", "worker_threads", *SHARED), ("reporters", "cli", "dask")),
     # the converters of histories as agent loops hold them (SDK objects) into records
     ("history", ("answers", *SHARED), ("cli", "run", "reporters", "core", "transcripts", "library")),
+    # the async API's calls judged in a worker thread
+    ("worker_threads", (), ("cli", "run", "reporters", "core", "transcripts", "library")),
     # an answer argument (text, a framework's message object, a structured output) into its text
     ("answers", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "history")),
     # an answer with its unsupported values masked: text in, text out
     ("fixing", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library")),
     # one conversation's evidence kept between the loop's decisions
-    ("session", ("library", "core", "transcripts", "options", "history", "answers", *SHARED), ("cli", "run", "reporters")),
-    ("gate", ("library", "session", "fixing", "answers", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
+    ("session", ("library", "core", "transcripts", "options", "history", "answers", "worker_threads", *SHARED), ("cli", "run", "reporters")),
+    ("gate", ("library", "session", "fixing", "answers", "worker_threads", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the output contract in the loop: a final answer's shape, then (through the gate) its values
     ("contract", ("library", "gate", "answers", "core", "options", *SHARED), ("cli", "run", "reporters")),
     # the framework adapters: a framework's messages in, the gate's (and the contract's) decision out
