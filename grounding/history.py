@@ -4,7 +4,8 @@ A loop holds its history in its SDK's own objects: an OpenAI or LiteLLM message 
 docs do (``messages.append(completion.choices[0].message)``), the Responses API's output items
 (``input += response.output``), Anthropic content blocks (``{"role": "assistant", "content":
 response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
-(``result.all_messages()``). Each is turned into the JSON its SDK writes (``model_dump(mode="json")``,
+(``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
+they write), LlamaIndex ChatMessages (a pydantic model: its dump). Each is turned into the JSON its SDK writes (``model_dump(mode="json")``,
 ``messages_to_dict``, ``ModelMessagesTypeAdapter``), never guessed at: an element no converter knows is a
 RecordError naming where it is and what it is. A bare list that is Anthropic's ``messages=`` or the Responses
 API's ``input=`` is put in its format's document, with ``system=`` / ``instructions=`` beside it.
@@ -101,6 +102,10 @@ def _plain(value: object) -> object:
         from langchain_core.messages import messages_to_dict
 
         return messages_to_dict([value])[0]
+    if _module(value).startswith("haystack") and callable(getattr(value, "to_openai_dict_format", None)):
+        # Haystack's ChatMessage: its fields are private, and its to_dict() a shape of its own; the OpenAI
+        # form it writes is the one its OpenAI generator sends (a call without an id allowed, as read)
+        return _plain(value.to_openai_dict_format(require_tool_call_ids=False))
     dump = getattr(value, "model_dump", None)
     if callable(dump):  # a pydantic model: OpenAI, LiteLLM and Anthropic SDK objects
         return _plain(dump(mode="json", exclude_none=True))

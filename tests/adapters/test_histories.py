@@ -264,3 +264,28 @@ def test_a_number_with_no_text_or_a_signalling_nan_in_a_result_is_read_or_named(
     assert grounding.check_answer(history(Decimal("sNaN")), "It is 1200.").status.value == "grounded"
     with pytest.raises(RecordError, match=r"messages\[1\]\.content\.a is a int, of more than 4200 digits"):
         grounding.check_answer(history(10 ** 5000), "The total is 2400.")
+
+
+class _HaystackMessage:
+    """Haystack's ChatMessage as an Agent holds it (checked against haystack-ai 2.x): private fields, and
+    the OpenAI form its OpenAI generator sends written by to_openai_dict_format."""
+
+    __module__ = "haystack.dataclasses.chat_message"
+
+    def __init__(self, openai: dict) -> None:
+        self._openai = openai
+
+    def to_openai_dict_format(self, require_tool_call_ids: bool = True) -> dict:
+        if require_tool_call_ids and self._openai.get("role") == "tool" and "tool_call_id" not in self._openai:
+            raise ValueError("`ToolCall` must have a non-null `id` attribute to be used with OpenAI.")
+        return dict(self._openai)
+
+
+def test_a_haystack_agents_messages_are_read_as_the_openai_form_they_write():
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_last_order", "arguments": ARGUMENTS}}
+    plain = [{"role": "system", "content": "You help with orders."}, {"role": "user", "content": QUESTION},
+             {"role": "assistant", "tool_calls": [call]},
+             {"role": "tool", "tool_call_id": "call_1", "content": RESULT}]
+    _same([_HaystackMessage(message) for message in plain], plain)  # was: messages[0] is a ChatMessage
+    no_id = [plain[1], {"role": "tool", "content": RESULT}]  # a call without an id is still read
+    assert grounding.check_answer([_HaystackMessage(m) for m in no_id], REAL).status.value == "grounded"
