@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import regex
@@ -18,6 +19,11 @@ if TYPE_CHECKING:  # a run with a schema only imports the contract module
 
 # A user pattern gets this long per token; a catastrophic one ends the run with a clear error.
 PATTERN_TIMEOUT_SECONDS = 0.25
+# ... and this long in all, in a run, on the tokens that each take it over SLOW_MATCH_SECONDS: a pattern
+# just under the per-token limit on every token ran without end in total (320 tokens: 17 s).
+PATTERN_BUDGET_SECONDS = 2.0
+SLOW_MATCH_SECONDS = 0.01  # a match of a sound pattern takes microseconds
+_SIMPLIFY = "simplify it (overlapping alternatives or nested repeats, such as (a|a)+, backtrack without end)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,16 +33,22 @@ class Pattern:
     option: str  # "--shape box" or "--exempt-regex": named in errors
     source: str
     compiled: regex.Pattern[str]
+    spent: list[float] = field(default_factory=lambda: [0.0], compare=False, repr=False)  # on slow matches
 
     def matches(self, value: str) -> bool:
+        started = time.perf_counter()
         try:
             return self.compiled.fullmatch(value, timeout=PATTERN_TIMEOUT_SECONDS) is not None
         except TimeoutError:
-            raise PatternTimeout(
-                f"{self.option}: pattern {self.source!r} took longer than "
-                f"{PATTERN_TIMEOUT_SECONDS}s on the value {value[:60]!r}; "
-                "simplify it (overlapping alternatives or nested repeats, such as (a|a)+, backtrack without end)"
-            ) from None
+            raise PatternTimeout(f"{self.option}: pattern {self.source!r} took longer than "
+                                 f"{PATTERN_TIMEOUT_SECONDS}s on the value {value[:60]!r}; {_SIMPLIFY}") from None
+        finally:
+            took = time.perf_counter() - started
+            if took > SLOW_MATCH_SECONDS:
+                self.spent[0] += took
+                if self.spent[0] > PATTERN_BUDGET_SECONDS:
+                    raise PatternTimeout(f"{self.option}: pattern {self.source!r} took over {PATTERN_BUDGET_SECONDS}s "
+                                         f"in all, on values that each took it over {SLOW_MATCH_SECONDS}s; {_SIMPLIFY}")
 
 
 @dataclass(frozen=True, slots=True)

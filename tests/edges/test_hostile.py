@@ -191,6 +191,23 @@ def test_a_mislabelled_archive_is_named_by_what_it_holds(tmp_path, name, pack, s
     assert "Traceback" not in result.stderr
 
 
+def test_a_pattern_just_under_the_per_value_limit_on_every_value_is_bounded_in_all(tmp_path, monkeypatch):
+    """R28: each token under the per-value limit, a pattern ran without end in total (320 tokens: 17 s).
+    Its slow matches now share one budget a run (2 s; 0.5 s here), past which the run ends naming it."""
+    import grounding.core.settings as settings
+
+    monkeypatch.setattr(settings, "PATTERN_BUDGET_SECONDS", 0.5)
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps({"id": "x", "messages": [
+        {"role": "user", "content": "hi"}, {"role": "tool", "content": '{"a": "x"}'},
+        {"role": "assistant", "content": " ".join("a" * 24 + "bcd" + str(1000 + i) for i in range(320))}]}) + "\n")
+    started = time.monotonic()
+    result = runner.invoke(app, ["check", str(path), "--shape", "evil=(a|aa)+$", "--format", "json"])
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 2 and "pattern '(a|aa)+$' took over 0.5s in all" in result.stderr
+    assert json.loads(result.stdout)["summary"]  # the report is still closed whole
+
+
 def test_a_catastrophic_pattern_ends_with_an_error_naming_it(tmp_path):
     path = tmp_path / "a.jsonl"
     # the token holds a digit: a token without one is never a value when no shape is declared, so no
