@@ -139,7 +139,7 @@ class Gate:
                       system: str | None = None, instructions: str | None = None, can_revise: bool = True,
                       executor: Executor | None = None) -> Decision:
         """decide, for an async loop: judged in a worker thread (executor's, or the loop's default
-        executor: grounding.library.off_the_loop), so the event loop goes on serving."""
+        executor: grounding.worker_threads.off_the_loop), so the event loop goes on serving."""
         return await off_the_loop(executor, self.decide, history, answer, format=format, system=system,
                                   instructions=instructions, can_revise=can_revise)
 

@@ -5,10 +5,12 @@ docs do (``messages.append(completion.choices[0].message)``), the Responses API'
 (``input += response.output``), Anthropic content blocks (``{"role": "assistant", "content":
 response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
 (``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
-they write), LlamaIndex ChatMessages (a pydantic model: its dump). Each is turned into the JSON its SDK writes (``model_dump(mode="json")``,
-``messages_to_dict``, ``ModelMessagesTypeAdapter``), never guessed at: an element no converter knows is a
-RecordError naming where it is and what it is. A bare list that is Anthropic's ``messages=`` or the Responses
-API's ``input=`` is put in its format's document, with ``system=`` / ``instructions=`` beside it.
+they write), LlamaIndex ChatMessages (a pydantic model: its dump). Each is turned into the JSON its SDK
+writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``), never guessed at:
+an element no converter knows is a RecordError naming where it is and what it is. A bare list that is
+Anthropic's ``messages=`` or the Responses API's ``input=`` is put in its format's document, with
+``system=`` / ``instructions=`` beside it; beside any other list, ``system=`` is a system message of the
+list's own format.
 
 >>> as_record([{"role": "user", "content": "hi"}], system="Be brief.", format="anthropic")
 {'messages': [{'role': 'user', 'content': 'hi'}], 'system': 'Be brief.'}

@@ -105,7 +105,7 @@ class Session:
 
     async def acheck(self, answer: object, *, executor: Executor | None = None) -> Verdict:
         """check, for an async loop: judged in a worker thread (executor's, or the loop's default executor:
-        grounding.library.off_the_loop), so the event loop goes on serving."""
+        grounding.worker_threads.off_the_loop), so the event loop goes on serving."""
         return await off_the_loop(executor, self.check, answer)
 
     @property
