@@ -290,3 +290,23 @@ def test_llamaindex_chat_messages(tmp_path):
     ]
     found, _ = verdicts(tmp_path, record)
     assert [unsupported(v) for v in found] == [["fc1/11"]]
+
+
+def test_llamaindex_tool_call_blocks_are_calls(tmp_path):
+    """FunctionAgent writes its calls as ToolCallBlocks (ChatMessage.model_dump() as held by its memory):
+    the turn was read as an empty answer and the tool's name lost, so --require-tool failed a correct run."""
+    record = [
+        {"role": "user", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": "port?"}]},
+        {"role": "assistant", "additional_kwargs": {}, "blocks": [
+            {"block_type": "text", "text": "Let me look."},
+            {"block_type": "tool_call", "tool_call_id": "c1", "tool_name": "show", "tool_kwargs": {"port": 3}}]},
+        {"role": "tool", "additional_kwargs": {"tool_call_id": "c1", "name": "show"},
+         "blocks": [{"block_type": "text", "text": '{"port": "fc1/3"}'}]},
+        {"role": "assistant", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": "fc1/3 fc1/11"}]},
+    ]
+    found, _ = verdicts(tmp_path, record)
+    assert [unsupported(v) for v in found] == [["fc1/11"]]
+    import grounding
+
+    [judged] = grounding.check(record, grounding.Options(require_tool=["show"]))
+    assert judged.verdict.status.value == "flagged"  # the tool was called: only the invention fails

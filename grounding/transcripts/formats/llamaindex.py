@@ -1,7 +1,10 @@
-"""LlamaIndex ``ChatMessage`` lists: ``role`` with ``blocks[].block_type`` (or legacy ``content``) and
-``additional_kwargs`` holding the provider's tool calls and ``tool_call_id``."""
+"""LlamaIndex ``ChatMessage`` lists: ``role`` with ``blocks[].block_type`` (or legacy ``content``),
+``additional_kwargs`` holding the provider's tool calls and ``tool_call_id``, and ``tool_call`` blocks
+(``ToolCallBlock``, as FunctionAgent writes its calls)."""
 
 from __future__ import annotations
+
+import json
 
 from grounding.errors import RecordError
 from grounding.model import Conversation
@@ -29,11 +32,27 @@ def read(record: object, source: str, line: int) -> Conversation:
         if isinstance(message.get("blocks"), list):
             content = text_of_parts(message["blocks"])
         converted = {"role": role, "content": content}
-        if extra.get("tool_calls"):
-            converted["tool_calls"] = extra["tool_calls"]
+        calls = [*(extra.get("tool_calls") or []), *_call_blocks(message.get("blocks"))]
+        if calls:
+            converted["tool_calls"] = calls
         if extra.get("tool_call_id") is not None:
             converted["tool_call_id"] = extra["tool_call_id"]
         lowered.append(converted)
     conversation = openai.read({"id": record.get("id") if isinstance(record, dict) else None,
                                 "messages": lowered}, source, line)
     return Conversation(conversation.source, line, conversation.id, conversation.items, "llamaindex")
+
+
+def _call_blocks(blocks: object) -> list[dict]:
+    """The tool calls a message makes in its own blocks (``ToolCallBlock``: FunctionAgent's turns), as OpenAI
+    calls: without them the turn read as an empty answer, the tool's name lost."""
+    if not isinstance(blocks, list):
+        return []
+    calls = []
+    for block in blocks:
+        if isinstance(block, dict) and block.get("block_type") == "tool_call":
+            arguments = block.get("tool_kwargs")
+            calls.append({"id": block.get("tool_call_id"), "type": "function",
+                          "function": {"name": block.get("tool_name"),
+                                       "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments)}})
+    return calls
