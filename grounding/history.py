@@ -5,7 +5,8 @@ docs do (``messages.append(completion.choices[0].message)``), the Responses API'
 (``input += response.output``), Anthropic content blocks (``{"role": "assistant", "content":
 response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
 (``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
-they write), LlamaIndex ChatMessages (a pydantic model: its dump). Each is turned into the JSON its SDK
+they write), LlamaIndex ChatMessages (a pydantic model: its dump), AutoGen's messages and events (a
+``TaskResult`` or its messages, an agent's model context: grounding.autogen). Each is turned into the JSON its SDK
 writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``), never guessed at:
 an element no converter knows is a RecordError naming where it is and what it is. A bare list that is
 Anthropic's ``messages=`` or the Responses API's ``input=`` is put in its format's document, with
@@ -43,6 +44,8 @@ def as_record(history: object, *, format: str | None = None, system: str | None 
         return history
     if isinstance(history, dict):
         return plain(history, "history")
+    if _module(history).startswith("autogen_agentchat") and isinstance(getattr(history, "messages", None), list):
+        history = history.messages  # a TaskResult: the run's messages
     if not isinstance(history, (list, tuple)):
         if callable(getattr(history, "model_dump", None)):
             return plain(history, "history")
@@ -145,6 +148,14 @@ def history_messages(history: list, first: int = 0) -> list:
         from pydantic_ai.messages import ModelMessagesTypeAdapter
 
         return ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    if any(_module(message).startswith("autogen_") for message in history):
+        from grounding.autogen import is_autogen, openai_messages
+
+        read: list = []
+        for at, message in enumerate(history, first):
+            where = f"messages[{at}]"
+            read += openai_messages(message, where) if is_autogen(message) else [plain(message, where)]
+        return read
     return [plain(message, f"messages[{at}]") for at, message in enumerate(history, first)]
 
 

@@ -289,3 +289,44 @@ def test_a_haystack_agents_messages_are_read_as_the_openai_form_they_write():
     _same([_HaystackMessage(message) for message in plain], plain)  # was: messages[0] is a ChatMessage
     no_id = [plain[1], {"role": "tool", "content": RESULT}]  # a call without an id is still read
     assert grounding.check_answer([_HaystackMessage(m) for m in no_id], REAL).status.value == "grounded"
+
+
+def _autogen(kind_name: str, module: str = "autogen_agentchat.messages", **fields: object) -> object:
+    """An AutoGen message or event shaped as the real class is (checked against autogen-agentchat 0.7)."""
+    kind = type(kind_name, (), {"__module__": module})
+    made = kind()
+    made.__dict__.update(fields)
+    return made
+
+
+def _call(**fields: object) -> object:
+    return _autogen("FunctionCall", "autogen_core._types", **fields)
+
+
+def _result(**fields: object) -> object:
+    return _autogen("FunctionExecutionResult", "autogen_core.models._types", **fields)
+
+
+def test_an_autogen_runs_messages_and_model_context_are_read_as_held():
+    """TaskResult.messages and an agent's model context were 'not a conversation in a known format'."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_last_order", "arguments": ARGUMENTS}}
+    plain = [{"role": "user", "content": QUESTION}, {"role": "assistant", "content": None, "tool_calls": [call]},
+             {"role": "tool", "tool_call_id": "call_1", "name": "get_last_order", "content": RESULT}]
+    run = [_autogen("TextMessage", source="user", content=QUESTION),
+           _autogen("ThoughtEvent", source="support", content="I should look up ORD-55120."),  # shown, not evidence
+           _autogen("ToolCallRequestEvent", source="support",
+                    content=[_call(id="call_1", name="get_last_order", arguments=ARGUMENTS)]),
+           _autogen("ToolCallExecutionEvent", source="support",
+                    content=[_result(call_id="call_1", name="get_last_order", content=RESULT, is_error=False)])]
+    _same(run, plain)
+    context = [_autogen("UserMessage", "autogen_core.models._types", source="user", content=QUESTION),
+               _autogen("AssistantMessage", "autogen_core.models._types", source="support",
+                        content=[_call(id="call_1", name="get_last_order", arguments=ARGUMENTS)]),
+               _autogen("FunctionExecutionResultMessage", "autogen_core.models._types",
+                        content=[_result(call_id="call_1", name="get_last_order", content=RESULT, is_error=False)])]
+    _same(context, plain)
+    session = grounding.Session()
+    session.extend(run)
+    assert session.check(INVENTED).status.value == "flagged" and session.check(REAL).status.value == "grounded"
+    with pytest.raises(RecordError, match=r"messages\[0\] is an AutoGen MemoryContent"):
+        grounding.check_answer([_autogen("MemoryContent", "autogen_core.memory", content="x")], REAL)
