@@ -6,12 +6,13 @@ docs do (``messages.append(completion.choices[0].message)``), the Responses API'
 response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
 (``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
 they write), LlamaIndex ChatMessages (a pydantic model: its dump), AutoGen's messages and events (a
-``TaskResult`` or its messages, an agent's model context: grounding.autogen). Each is turned into the JSON its SDK
-writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``), never guessed at:
-an element no converter knows is a RecordError naming where it is and what it is. A bare list that is
-Anthropic's ``messages=`` or the Responses API's ``input=`` is put in its format's document, with
-``system=`` / ``instructions=`` beside it; beside any other list, ``system=`` is a system message of the
-list's own format.
+``TaskResult`` or its messages, an agent's model context: grounding.autogen), Google ADK's
+``session.events`` and Gen AI ``Content`` lists (as the generateContent request they make). Each is turned
+into the JSON its SDK writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``),
+never guessed at: an element no converter knows is a RecordError naming where it is and what it is. A bare
+list that is Anthropic's ``messages=``, the Responses API's ``input=`` or Gemini's ``contents=`` is put in
+its format's document, with ``system=`` / ``instructions=`` beside it; beside any other list, ``system=``
+is a system message of the list's own format.
 
 >>> as_record([{"role": "user", "content": "hi"}], system="Be brief.", format="anthropic")
 {'messages': [{'role': 'user', 'content': 'hi'}], 'system': 'Be brief.'}
@@ -148,6 +149,12 @@ def history_messages(history: list, first: int = 0) -> list:
         from pydantic_ai.messages import ModelMessagesTypeAdapter
 
         return ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    if any(_module(message).startswith("google.adk") for message in history):
+        # ADK's session.events: each event's content (a Gemini Content) is the message; an event with none
+        # (a state change, a transfer) carries nothing to read
+        history = [getattr(message, "content", None) if _module(message).startswith("google.adk") else message
+                   for message in history]
+        history = [message for message in history if message is not None]
     if any(_module(message).startswith("autogen_") for message in history):
         from grounding.autogen import is_autogen, openai_messages
 
@@ -168,6 +175,10 @@ def _in_document(messages: list, format: str | None, system: str | None,  # noqa
         return {"messages": messages, **({"system": system} if system is not None else {})}
     if kind in ("openai-responses", "responses"):
         return {"input": messages, **({"instructions": instructions} if instructions is not None else {})}
+    if kind == "gemini":  # ADK's events, a list of Gen AI Contents: the generateContent request they make
+        said = system if system is not None else instructions
+        instruction = {"system_instruction": {"parts": [{"text": said}]}} if said is not None else {}
+        return {"contents": messages, **instruction}
     if system is not None or instructions is not None:
         said = system if system is not None else instructions
         return [_system_message(messages, kind, said), *messages]  # type: ignore[arg-type] (one is set)
@@ -212,6 +223,8 @@ def _kind(messages: Sequence) -> str | None:
         kind = message.get("type")
         if kind in ("function_call", "function_call_output") or (kind in _RESPONSES_ITEMS and "role" not in message):
             return "openai-responses"
+        if isinstance(message.get("parts"), list) and message.get("role") in ("user", "model"):
+            return "gemini"
         content = message.get("content")
         if isinstance(content, list) and any(isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS
                                              for block in content):

@@ -219,9 +219,22 @@ def test_system_beside_llamaindex_messages_is_a_llamaindex_system_message():
 
 
 def test_system_beside_a_list_it_cannot_be_put_in_is_refused_never_misread():
-    contents = [{"role": "user", "parts": [{"text": QUESTION}]}]
-    with pytest.raises(RecordError, match="system= cannot be put in a bare list of gemini messages"):
-        grounding.check_answer(contents, REAL, system=SYSTEM, format="gemini")
+    records = [{"type": "session_meta", "payload": {"id": "s1"}}]
+    with pytest.raises(RecordError, match="system= cannot be put in a bare list of codex-cli messages"):
+        grounding.check_answer(records, REAL, system=SYSTEM, format="codex-cli")
+
+
+def test_a_list_of_gemini_contents_is_the_request_it_makes_with_system_as_its_instruction():
+    """Google ADK's session.events and a list of Gen AI Contents: their contents, read as the generateContent
+    request they make (a bare list of Contents was no known format; system= was refused)."""
+    contents = [{"role": "user", "parts": [{"text": QUESTION}]},
+                {"role": "model", "parts": [{"function_call": {"name": "get_last_order", "args": {}}}]},
+                {"role": "user", "parts": [{"function_response": {"name": "get_last_order", "response": ORDER}}]}]
+    for answer, status, unsupported in ANSWERS:
+        verdict = grounding.check_answer(contents, answer, system=SYSTEM)
+        assert (verdict.status.value, [f.value for f in verdict.unsupported]) == (status, unsupported)
+    assert grounding.check_answer(contents, REAL).to_dict() == grounding.check_answer({"contents": contents},
+                                                                                     REAL).to_dict()
 
 
 def test_a_history_that_holds_itself_or_nests_past_any_json_is_a_record_error():
@@ -330,3 +343,29 @@ def test_an_autogen_runs_messages_and_model_context_are_read_as_held():
     assert session.check(INVENTED).status.value == "flagged" and session.check(REAL).status.value == "grounded"
     with pytest.raises(RecordError, match=r"messages\[0\] is an AutoGen MemoryContent"):
         grounding.check_answer([_autogen("MemoryContent", "autogen_core.memory", content="x")], REAL)
+
+
+def test_google_adk_session_events_are_read_as_held():
+    """ADK's session.events (checked against google-adk 1.x): each Event's content is a Gen AI Content; an
+    event with none (a state change) carries nothing. They were 'not a conversation in a known format'."""
+    from pydantic import BaseModel
+
+    class Content(BaseModel):
+        role: str
+        parts: list[dict]
+
+    class Event:
+        def __init__(self, author: str, content: Content | None) -> None:
+            self.author, self.content = author, content
+
+    Content.__module__, Event.__module__ = "google.genai.types", "google.adk.events.event"
+    events = [Event("user", Content(role="user", parts=[{"text": QUESTION}])),
+              Event("support", Content(role="model", parts=[{"function_call": {"name": "get_last_order", "args": {}}}])),
+              Event("support", None),
+              Event("support", Content(role="user", parts=[{"function_response": {"name": "get_last_order",
+                                                                                   "response": ORDER}}]))]
+    plain = {"contents": [event.content.model_dump() for event in events if event.content is not None]}
+    _same(events, plain)
+    session = grounding.Session()
+    session.extend(events)
+    assert session.check(INVENTED).status.value == "flagged" and session.check(REAL).status.value == "grounded"
