@@ -7,7 +7,8 @@ response.content}``), LangChain messages (``state["messages"]``), pydantic-ai me
 (``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
 they write), LlamaIndex ChatMessages (a pydantic model: its dump), AutoGen's messages and events (a
 ``TaskResult`` or its messages, an agent's model context: grounding.autogen), Google ADK's
-``session.events`` and Gen AI ``Content`` lists (as the generateContent request they make). Each is turned
+``session.events`` and Gen AI ``Content`` lists (as the generateContent request they make), smolagents'
+memory (grounding.smolagents). Each is turned
 into the JSON its SDK writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``),
 never guessed at: an element no converter knows is a RecordError naming where it is and what it is. A bare
 list that is Anthropic's ``messages=``, the Responses API's ``input=`` or Gemini's ``contents=`` is put in
@@ -155,6 +156,10 @@ def history_messages(history: list, first: int = 0) -> list:
         history = [getattr(message, "content", None) if _module(message).startswith("google.adk") else message
                    for message in history]
         history = [message for message in history if message is not None]
+    if any(_module(message).startswith("smolagents") for message in history):
+        from grounding.smolagents import openai_messages as smolagents_messages
+
+        history = smolagents_messages(history, first)
     if any(_module(message).startswith("autogen_") for message in history):
         from grounding.autogen import is_autogen, openai_messages
 

@@ -369,3 +369,56 @@ def test_google_adk_session_events_are_read_as_held():
     session = grounding.Session()
     session.extend(events)
     assert session.check(INVENTED).status.value == "flagged" and session.check(REAL).status.value == "grounded"
+
+
+class _Role:
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+
+class _SmolMessage:
+    """smolagents' ChatMessage as write_memory_to_messages() gives it (checked against smolagents 1.x)."""
+
+    __module__ = "smolagents.models"
+
+    def __init__(self, role: str, text: str) -> None:
+        self.role, self.content, self.tool_calls = _Role(role), [{"type": "text", "text": text}], None
+
+
+class _SmolStep:
+    __module__ = "smolagents.memory"
+
+    def __init__(self, messages: list, is_final_answer: bool = False) -> None:
+        self._messages, self.is_final_answer = messages, is_final_answer
+
+    def to_messages(self) -> list:
+        return list(self._messages)
+
+
+def _calling(call_id: str, name: str, arguments: object) -> _SmolMessage:
+    listed = [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}]
+    return _SmolMessage("tool-call", f"Calling tools:\n{listed!r}")
+
+
+@pytest.mark.parametrize("agent", ["tool-calling", "code"])
+def test_smolagents_memory_is_read_as_held_and_the_final_answer_is_never_evidence(agent):
+    """write_memory_to_messages() and memory.steps were refused; read with the final_answer call's
+    observation (the answer itself), an invented value in it was grounded by it."""
+    if agent == "code":
+        looked_up = _calling("call_1", "python_interpreter", "r = get_last_order(customer='me')\nprint(r)")
+        final = _calling("call_2", "python_interpreter", f"final_answer({INVENTED!r})")
+        observed = f"Observation:\nExecution logs:\nLast output from code snippet:\n{INVENTED}"
+    else:
+        looked_up = _calling("call_1", "get_last_order", {"customer": "me"})
+        final = _calling("call_2", "final_answer", {"answer": INVENTED})
+        observed = f"Observation:\n{INVENTED}"
+    before = [_SmolMessage("system", "You help with orders."), _SmolMessage("user", f"New task:\n{QUESTION}"),
+              looked_up, _SmolMessage("tool-response", f"Observation:\n{RESULT}")]
+    answered = [final, _SmolMessage("tool-response", observed)]
+    steps = [_SmolStep(before[:2]), _SmolStep(before[2:]), _SmolStep(answered, is_final_answer=True)]
+    for history in ([*before, *answered], steps):
+        assert grounding.check_answer(history, INVENTED).status.value == "flagged"
+        assert grounding.check_answer(history, REAL).status.value == "grounded"
+    session = grounding.Session()
+    session.extend([*before, *answered])
+    assert [f.value for f in session.check(INVENTED).unsupported] == ["ord-55120"]
