@@ -8,7 +8,7 @@ response.content}``), LangChain messages (``state["messages"]``), pydantic-ai me
 they write), LlamaIndex ChatMessages (a pydantic model: its dump), AutoGen's messages and events (a
 ``TaskResult`` or its messages, an agent's model context: grounding.autogen), Google ADK's
 ``session.events`` and Gen AI ``Content`` lists (as the generateContent request they make), smolagents'
-memory (grounding.smolagents). Each is turned
+memory (grounding.smolagents), a DSPy ReAct trajectory (grounding.dspy). Each is turned
 into the JSON its SDK writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``),
 never guessed at: an element no converter knows is a RecordError naming where it is and what it is. A bare
 list that is Anthropic's ``messages=``, the Responses API's ``input=`` or Gemini's ``contents=`` is put in
@@ -45,6 +45,10 @@ def as_record(history: object, *, format: str | None = None, system: str | None 
     if isinstance(history, (str, bytes)):
         return history
     if isinstance(history, dict):
+        from grounding.dspy import is_trajectory, openai_messages
+
+        if is_trajectory(history):  # a DSPy ReAct trajectory: its steps as calls and results
+            return _in_document(openai_messages(history), format, system, instructions)
         return plain(history, "history")
     if _module(history).startswith("autogen_agentchat") and isinstance(getattr(history, "messages", None), list):
         history = history.messages  # a TaskResult: the run's messages

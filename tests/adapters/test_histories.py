@@ -422,3 +422,19 @@ def test_smolagents_memory_is_read_as_held_and_the_final_answer_is_never_evidenc
     session = grounding.Session()
     session.extend([*before, *answered])
     assert [f.value for f in session.check(INVENTED).unsupported] == ["ord-55120"]
+
+
+def test_a_dspy_react_trajectory_is_read_as_its_calls_and_results():
+    """prediction.trajectory (thought_i, tool_name_i, tool_args_i, observation_i; checked against dspy 3.x)
+    was 'not a conversation in a known format'. The closing finish step calls no tool."""
+    trajectory = {"thought_0": "Look the order up.", "tool_name_0": "get_last_order",
+                  "tool_args_0": {"customer": "me"}, "observation_0": RESULT,
+                  "thought_1": "I have it.", "tool_name_1": "finish", "tool_args_1": {}, "observation_1": "Completed."}
+    call = {"id": "step_0", "type": "function", "function": {"name": "get_last_order", "arguments": ARGUMENTS}}
+    plain = [{"role": "assistant", "content": "Look the order up.", "tool_calls": [call]},
+             {"role": "tool", "tool_call_id": "step_0", "name": "get_last_order", "content": RESULT}]
+    _same(trajectory, plain)
+    structured = {**trajectory, "observation_0": ORDER}  # a tool that returned a dict
+    assert grounding.check_answer(structured, REAL).status.value == "grounded"
+    with pytest.raises(RecordError):  # a dict with other keys is no trajectory: a record, in no format
+        grounding.check_answer({"tool_name_0": "get_last_order", "answer": REAL}, REAL)

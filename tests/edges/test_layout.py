@@ -23,11 +23,13 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # the library face: Options come from the option table beneath it, never from the CLI on top of it
     ("library", ("core", "transcripts", "run", "options", "history", "answers", "worker_threads", *SHARED), ("reporters", "cli", "dask")),
     # the converters of histories as agent loops hold them (SDK objects) into records
-    ("history", ("answers", "autogen", "smolagents", *SHARED), ("cli", "run", "reporters", "core", "transcripts", "library")),
+    ("history", ("answers", "autogen", "smolagents", "dspy", *SHARED), ("cli", "run", "reporters", "core", "transcripts", "library")),
     # AutoGen's messages as the OpenAI messages they stand for (duck-typed: AutoGen is never imported)
     ("autogen", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "gate")),
     # smolagents' memory as the OpenAI messages it stands for (duck-typed), the final answer never evidence
     ("smolagents", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "gate")),
+    # a DSPy ReAct trajectory as the OpenAI messages it stands for
+    ("dspy", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "gate")),
     # the async API's calls judged in a worker thread
     ("worker_threads", (), ("cli", "run", "reporters", "core", "transcripts", "library")),
     # an answer argument (text, a framework's message object, a structured output) into its text
