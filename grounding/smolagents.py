@@ -9,14 +9,20 @@ it) is the answer itself, and read as a result it would ground any invention in 
 final answer is left out whole. Duck-typed: smolagents is never imported.
 
     verdict = grounding.check_answer(agent.write_memory_to_messages(), agent.run(task))
+
+and, in the loop, the gate as a final-answer check:
+``final_answer_checks=[final_answer_check(grounding.Gate("guard"))]``.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Callable
+from typing import Any
 
 from grounding.errors import RecordError
+from grounding.frames import is_framework_frame
 
 _FINAL_ANSWER = "final_answer"
 
@@ -55,7 +61,8 @@ def _lowered(messages: list) -> list[dict]:
             lowered.append({"role": "assistant", "content": None, "tool_calls": calls} if calls
                            else {"role": "assistant", "content": text})
         elif role == "tool-response":
-            if any(_FINAL_ANSWER in call["function"]["name"] + call["function"]["arguments"] for call in calls):
+            if any(_FINAL_ANSWER in call["function"]["name"] + call["function"]["arguments"] for call in calls) \
+                    and not is_framework_frame(text):  # a check's error (the gate's own frame) is kept
                 continue  # the final answer's own observation: the answer, never its evidence
             answered = {"tool_call_id": calls[0]["id"]} if len(calls) == 1 and calls[0]["id"] else {}
             lowered.append({"role": "tool", "content": text, **answered})
@@ -90,3 +97,26 @@ def _calls(text: str) -> list[dict]:
                       "function": {"name": str(function.get("name")),
                                    "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments)}})
     return calls
+
+
+def final_answer_check(gate: Any) -> Callable[..., bool]:  # noqa: ANN401 (a grounding.Gate)
+    """The gate (a grounding.Gate) as one of an agent's ``final_answer_checks`` (smolagents runs each on
+    the final answer, with the agent's memory): a grounded answer passes; under ``guard`` and ``rails`` a
+    flagged one fails the check with the gate's correction as its error, which smolagents shows the model as
+    the step's error, so it gets one more step with its tools (the latch reads that error back: one
+    revision a task); after it, ``guard`` passes the answer flagged and ``rails`` fails it again
+    (UnsupportedValuesError: smolagents goes on until max_steps). ``assist`` records and passes.
+
+        agent = ToolCallingAgent(tools=[...], model=model,
+                                 final_answer_checks=[final_answer_check(grounding.Gate("guard"))])
+    """
+
+    def grounded_in_evidence(final_answer: object, memory: Any, agent: Any = None) -> bool:  # noqa: ANN401
+        steps = [memory.system_prompt, *memory.steps] if getattr(memory, "system_prompt", None) else memory.steps
+        decision = gate.decide(openai_messages(list(steps)), final_answer)
+        if decision.action == "revision-asked":
+            raise ValueError(decision.message)
+        decision.raise_if_refused()
+        return True
+
+    return grounded_in_evidence
