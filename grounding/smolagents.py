@@ -75,7 +75,8 @@ def _text(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(part["text"] for part in content if isinstance(part, dict) and isinstance(part.get("text"), str))
+        texts = [part.get("text") for part in content if isinstance(part, dict)]
+        return "\n".join(text for text in texts if isinstance(text, str))
     return ""
 
 

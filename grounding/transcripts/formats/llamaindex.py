@@ -52,7 +52,7 @@ def _call_blocks(blocks: object) -> list[dict]:
     for block in blocks:
         if isinstance(block, dict) and block.get("block_type") == "tool_call":
             arguments = block.get("tool_kwargs")
+            written = arguments if isinstance(arguments, str) else json.dumps(arguments)
             calls.append({"id": block.get("tool_call_id"), "type": "function",
-                          "function": {"name": block.get("tool_name"),
-                                       "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments)}})
+                          "function": {"name": block.get("tool_name"), "arguments": written}})
     return calls
