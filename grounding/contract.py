@@ -43,12 +43,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from grounding.answers import answer_text
 from grounding.core.contract import Contract as CoreContract
-from grounding.core.contract import json_pointer, parsed, timed
+from grounding.core.contract import json_pointer, load_json, parsed, timed
 from grounding.core.engine import reasked
 from grounding.core.settings import PATTERN_TIMEOUT_SECONDS
 from grounding.errors import GroundingError, OptionError
-from grounding.library import to_conversation
 from grounding.frames import is_evidence_check
+from grounding.library import to_conversation
 from grounding.model import ANSWER, EXEMPT, NEITHER, STOPS_REFUSED, STOPS_TRUNCATED, Conversation
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ class Contract:
         if stage not in ("json-parse", "schema-validate"):
             return None
         try:
-            document = json.loads(raw)
+            document = load_json(raw)
         except (ValueError, RecursionError) as error:
             return error
         if self._model is not None:

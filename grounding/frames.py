@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import re
 
+# the retry texts that put their own words before what they quote, on the same line (CrewAI, smolagents)
+_WRAPPERS = r"Previous attempt failed validation|Check [\w.]+ failed with error:"
 _MARKERS = re.compile(
     r"^[ \t>*#]*(?:\[evidence check|\[schema check|Validation feedback:|Fix the errors and try again\."
-    r"|Previous attempt failed validation|Check [\w.]+ failed with error:|Please fix your mistakes\.)",
+    rf"|{_WRAPPERS}|Please fix your mistakes\.)",
     re.MULTILINE,
 )
 _RECAP = re.compile(
@@ -38,9 +40,7 @@ EVIDENCE_CHECK_FRAME_PREFIX = "[evidence check]"
 # The gate's frame at a line start, or after the marker of a framework that wraps it on the same line
 # (CrewAI's guardrail retry, smolagents' check error): either way it is the gate's correction, and the
 # revision latch counts it.
-_EVIDENCE_CHECK = re.compile(
-    r"^[ \t>*#]*(?:(?:Previous attempt failed validation|Check [\w.]+ failed with error):[ \t]*)?\[evidence check",
-    re.MULTILINE)
+_EVIDENCE_CHECK = re.compile(rf"^[ \t>*#]*(?:(?:{_WRAPPERS}):?[ \t]*)?\[evidence check", re.MULTILINE)
 _SCHEMA_CHECK = re.compile(r"^[ \t>*#]*\[schema check", re.MULTILINE)
 # A tool result longer than this is data, not a framework's retry text.
 LONGEST_FRAME_IN_A_RESULT = 8192

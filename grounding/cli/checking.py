@@ -4,8 +4,9 @@ the exit status."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import partial
-from typing import TextIO
+from typing import Any, TextIO
 
 import typer
 
@@ -121,7 +122,8 @@ def _close_report(reporter: Reporter | OutputDir, summary: Summary, report_file:
         try:
             reporter.finish(summary)
         except GroundingError as error:  # standard output or --output-dir refused the report's end
-            _abandon(reporter, summary, None, ReportUnwritable(str(error)))
+            if isinstance(reporter, OutputDir):
+                reporter.discard()
             _fail(error)
         return
     try:
@@ -203,16 +205,15 @@ class _StandardOutput:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise ReportUnwritable(stdout_unwritable(error)) from None
+        return self._refused(self._stream.write, text)
 
     def flush(self) -> None:
+        self._refused(self._stream.flush)
+
+    @staticmethod
+    def _refused(call: Callable[..., Any], *args: object) -> Any:  # noqa: ANN401 (what call returns)
         try:
-            self._stream.flush()
+            return call(*args)
         except BrokenPipeError:
             raise
         except OSError as error:

@@ -74,7 +74,7 @@ def parsed(answer: str) -> tuple[object, str | None, str | None]:
         shown = body[:40] + ("…" if len(body) > 40 else "")
         return None, "json-parse", f"the answer is not JSON: it begins {shown!r}"
     try:
-        return json.loads(body, parse_constant=_no_constant), None, None
+        return load_json(body), None, None
     except ValueError as error:
         return None, "json-parse", f"not valid JSON: {error}"
     except RecursionError:  # a nesting no answer needs: Python's parser gives up on it
@@ -96,6 +96,11 @@ class Contracts:
 
     def __bool__(self) -> bool:
         return self.default is not None or bool(self.by_conversation)
+
+
+def load_json(text: str) -> object:
+    """text parsed as JSON, strictly: NaN and Infinity are no JSON (a ValueError, as any other fault)."""
+    return json.loads(text, parse_constant=_no_constant)
 
 
 def _no_constant(name: str) -> object:

@@ -4,12 +4,10 @@
 
 from __future__ import annotations
 
-import json
-
 from grounding.errors import RecordError
 from grounding.model import Conversation
 from grounding.transcripts.formats import openai
-from grounding.transcripts.formats.common import every_message, text_of_parts
+from grounding.transcripts.formats.common import arguments_text, every_message, text_of_parts
 
 
 def recognises(record: object) -> bool:
@@ -51,8 +49,7 @@ def _call_blocks(blocks: object) -> list[dict]:
     calls = []
     for block in blocks:
         if isinstance(block, dict) and block.get("block_type") == "tool_call":
-            arguments = block.get("tool_kwargs")
-            written = arguments if isinstance(arguments, str) else json.dumps(arguments)
             calls.append({"id": block.get("tool_call_id"), "type": "function",
-                          "function": {"name": block.get("tool_name"), "arguments": written}})
+                          "function": {"name": block.get("tool_name"),
+                                       "arguments": arguments_text(block.get("tool_kwargs")) or "{}"}})
     return calls
