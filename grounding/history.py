@@ -160,6 +160,8 @@ def history_messages(history: list, first: int = 0) -> list:
         history = [getattr(message, "content", None) if _module(message).startswith("google.adk") else message
                    for message in history]
         history = [message for message in history if message is not None]
+    if any(_module(message).startswith("llama_index.core.agent") for message in history):
+        history = _llama_index_events(history, first)
     if any(_module(message).startswith("smolagents") for message in history):
         from grounding.smolagents import openai_messages as smolagents_messages
 
@@ -173,6 +175,28 @@ def history_messages(history: list, first: int = 0) -> list:
             read += openai_messages(message, where) if is_autogen(message) else [plain(message, where)]
         return read
     return [plain(message, f"messages[{at}]") for at, message in enumerate(history, first)]
+
+
+def _llama_index_events(history: list, first: int) -> list:
+    """LlamaIndex's workflow events among a history: a ToolCallResult is its call and its result (as
+    ChatMessage dumps, LlamaIndex's own form); a ToolCall, a streamed delta, are already in the result or the
+    message that follows; any other event is a RecordError (its messages are the agent's memory)."""
+    read: list = []
+    for at, event in enumerate(history, first):
+        kind = type(event).__name__
+        if not _module(event).startswith("llama_index.core.agent"):
+            read.append(event)
+        elif kind == "ToolCallResult":
+            call = {"block_type": "tool_call", "tool_call_id": event.tool_id, "tool_name": event.tool_name,
+                    "tool_kwargs": event.tool_kwargs}
+            output = getattr(event.tool_output, "content", event.tool_output)
+            read += [{"role": "assistant", "blocks": [call], "additional_kwargs": {}},
+                     {"role": "tool", "blocks": [{"block_type": "text", "text": str(output)}],
+                      "additional_kwargs": {"tool_call_id": event.tool_id, "name": event.tool_name}}]
+        elif kind not in ("ToolCall", "AgentStream"):
+            raise RecordError(f"messages[{at}] is a LlamaIndex {kind}, which ground cannot read as a message: pass "
+                              "the agent's memory (its ChatMessages), or the ToolCallResult events")
+    return read
 
 
 def _in_document(messages: list, format: str | None, system: str | None,  # noqa: A002

@@ -438,3 +438,22 @@ def test_a_dspy_react_trajectory_is_read_as_its_calls_and_results():
     assert grounding.check_answer(structured, REAL).status.value == "grounded"
     with pytest.raises(RecordError):  # a dict with other keys is no trajectory: a record, in no format
         grounding.check_answer({"tool_name_0": "get_last_order", "answer": REAL}, REAL)
+
+
+def test_llamaindex_tool_call_results_are_read_as_their_calls_and_results():
+    """A FunctionAgent's ToolCallResult events (checked against llama-index-core 0.14) were 'not a
+    conversation in a known format'; a streamed delta is in what follows; another event is refused."""
+    module = "llama_index.core.agent.workflow.workflow_events"
+    output = type("ToolOutput", (), {"__module__": "llama_index.core.tools.types", "content": RESULT})()
+    result = type("ToolCallResult", (), {"__module__": module})()
+    result.__dict__.update(tool_name="get_last_order", tool_kwargs={"customer": "me"}, tool_id="call_1",
+                           tool_output=output, return_direct=False)
+    streamed = type("AgentStream", (), {"__module__": module})()
+    user = {"role": "user", "blocks": [{"block_type": "text", "text": QUESTION}], "additional_kwargs": {}}
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_last_order", "arguments": ARGUMENTS}}
+    plain = [{"role": "user", "content": QUESTION}, {"role": "assistant", "content": None, "tool_calls": [call]},
+             {"role": "tool", "tool_call_id": "call_1", "content": RESULT}]
+    _same([user, streamed, result], plain)
+    other = type("AgentSetup", (), {"__module__": module})()
+    with pytest.raises(RecordError, match=r"messages\[1\] is a LlamaIndex AgentSetup"):
+        grounding.check_answer([user, other], REAL)
