@@ -14,6 +14,7 @@ import regex
 
 from grounding.core.answer import announcing, arithmetic, examples, labels, masks
 from grounding.core.answer.candidates import Answer, Candidate, read_answer
+from grounding.core.answer.clauses import words_before
 from grounding.core.answer.code_notation import code_location
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
@@ -184,7 +185,7 @@ def _label(candidate: Candidate, judging: _Judging) -> Finding | None:
         return None
     settings = judging.settings
     parts = labels.parts_of(candidate.text, settings.min_digits)
-    if parts is None:
+    if parts is None or _is_reference(candidate, parts, judging):
         return None
     for part, offset in parts:
         classified = settings.classify(normalise(part))
@@ -194,6 +195,19 @@ def _label(candidate: Candidate, judging: _Judging) -> Finding | None:
             at = candidate.at + offset if candidate.at >= 0 else -1
             return Finding(classified.value, classified.shape, part, at=at)
     return _found(candidate, "label")
+
+
+def _is_reference(candidate: Candidate, parts: list[tuple[str, int]], judging: _Judging) -> bool:
+    """§9.25's guard: a label written as a reference, or coining an identifier of a family read, is judged
+    whole (labels.presented_as_reference, labels.id_spans)."""
+    if "_" not in candidate.text:
+        return False  # a list of attributes
+    answer, index = judging.answer, judging.index
+    if any(labels.presented_as_reference(parts, words_before(answer, occurrence, labels.WORDS_BEFORE))
+           for occurrence in candidate.occurrences):
+        return True
+    return any(index.reads_id_family(prefix) and not index.says_verbatim(span)
+               for prefix, span in labels.id_spans(parts))
 
 
 def _code_location(candidate: Candidate, judging: _Judging) -> Finding | None:

@@ -9,6 +9,7 @@ from decimal import Decimal
 import regex
 
 from grounding.core.answer.candidates import Answer, Candidate, numbers_in
+from grounding.core.answer.clauses import clause_of
 from grounding.core.text.patterns import LazyPattern
 
 _ANNOUNCING = LazyPattern(
@@ -18,8 +19,6 @@ _ANNOUNCING = LazyPattern(
     r"|after|saving|savings|refund|per\s+person|per\s+night|per\s+day|each|weekly|monthly|average)\b",
     regex.IGNORECASE,
 )
-# A clause ends at a sentence's end, a semicolon or a line break (a decimal point is followed by a digit).
-_CLAUSE_END = LazyPattern(regex.compile, r"[.!?;](?=\s|$)|\n|\\n")
 
 
 def announcing_words(candidate: Candidate, answer: Answer) -> str | None:
@@ -33,10 +32,7 @@ def announcing_words(candidate: Candidate, answer: Answer) -> str | None:
     [None, 'In total']
     """
     for occurrence in candidate.occurrences:
-        text = answer.segments[occurrence.segment]
-        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, occurrence.start)), default=0)
-        end = _CLAUSE_END.search(text, occurrence.start)
-        found = _ANNOUNCING.search(text, start, end.start() if end else len(text))
+        found = _ANNOUNCING.search(*clause_of(answer, occurrence))
         if found is not None:
             return found.group()
     return None

@@ -43,11 +43,13 @@ class Answer:
     segments: tuple[str, ...]
     candidates: tuple[Candidate, ...]
     is_json: bool
+    keys: tuple[str, ...] = ()  # of a JSON answer: the key each leaf is written under ("" for none)
 
 
 def read_answer(text: str, settings: Settings) -> Answer:
     """Find the candidates of one final answer."""
-    leaves = json_leaves(text)
+    keyed = keyed_leaves(text)
+    leaves = [leaf for _, leaf in keyed] if keyed is not None else None
     segments = tuple(leaves) if leaves is not None else (text,)
     found: dict[str, Candidate] = {}
     words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
@@ -71,7 +73,8 @@ def read_answer(text: str, settings: Settings) -> Answer:
                                                         -1 if leaves is not None else start)
                     continue
             known.occurrences.append(Occurrence(index, start, end))
-    return Answer(segments, tuple(found.values()), leaves is not None)
+    keys = tuple(key for key, _ in keyed) if keyed is not None else ()
+    return Answer(segments, tuple(found.values()), leaves is not None, keys)
 
 
 _SENTENCE_PUNCTUATION = ".,;:!?…"
@@ -133,6 +136,17 @@ def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list
 
 def json_leaves(text: str) -> list[str] | None:
     """The string leaves and number literals of a JSON answer, in document order (§9.5), or None."""
+    keyed = keyed_leaves(text)
+    return [leaf for _, leaf in keyed] if keyed is not None else None
+
+
+def keyed_leaves(text: str) -> list[tuple[str, str]] | None:
+    """(key, leaf) for each string leaf and number literal of a JSON answer, in document order, or None: the
+    key is the nearest one the leaf is written under (an item of a list, its list's), "" at the top.
+
+    >>> keyed_leaves('{"total_after_discount": 1813, "steps": ["a", {"n": "b"}]}')
+    [('total_after_discount', '1813'), ('steps', 'a'), ('n', 'b')]
+    """
     body = _unfenced(text.strip())
     if body is None or body[:1] not in ("{", "["):
         return None
@@ -140,16 +154,16 @@ def json_leaves(text: str) -> list[str] | None:
         document = json.loads(body, parse_int=_Literal, parse_float=_Literal, parse_constant=_Literal)
     except (ValueError, RecursionError):
         return None
-    leaves: list[str] = []
-    stack = [document]
+    leaves: list[tuple[str, str]] = []
+    stack: list[tuple[str, object]] = [("", document)]
     while stack:
-        node = stack.pop()
+        key, node = stack.pop()
         if isinstance(node, dict):
-            stack.extend(reversed(list(node.values())))
+            stack.extend(reversed([(str(name), value) for name, value in node.items()]))
         elif isinstance(node, list):
-            stack.extend(reversed(node))
+            stack.extend(reversed([(key, item) for item in node]))
         elif isinstance(node, str):
-            leaves.append(str(node))
+            leaves.append((key, str(node)))
     return leaves
 
 

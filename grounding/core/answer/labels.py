@@ -5,6 +5,12 @@ read (``apply_voucher_8812034_first``), and a product line lists attributes
 joined by ``/`` (``m2/24gb/1tb``). Neither token was read as a whole, yet
 neither is invented when its value parts were read: each part is judged alone.
 An all-capitals token (``ORD_55120_RTN``) or one joined by ``-`` is no label.
+
+A label is the model's name for its own structure (``option_b_morning``). Where it is written as a
+reference, it is judged whole, as the identifier it claims to be: when one of its words or the words just
+before it say so (``refund_ref_ORD55120``, "your user id is user_maria_lopez_4471"), or when it holds a
+part shaped like an identifier family the conversation read (``credit_card_4471`` where
+``credit_card_7815826`` was read: see id_spans). Else a read order id plus a made-up word would pass.
 """
 
 from __future__ import annotations
@@ -16,7 +22,14 @@ from grounding.core.text.units import split_unit
 
 _WORD = re.compile(r"[a-z]{3,}")  # a snake_case word: lower case, three letters or more
 _CODE = re.compile(r"[a-z0-9]+")
+_DIGIT = re.compile(r"\d")
 _LEAST_WORDS = 2
+# Words that present a token as a reference to something: a label written with one is an identifier
+_REFERENCE_WORDS = frozenset({
+    "id", "ids", "ref", "refs", "reference", "number", "num", "no", "nr", "confirmation", "conf", "code",
+    "ticket", "receipt", "tracking", "transaction", "txn", "serial",
+})
+WORDS_BEFORE = 3  # the words before a label that may present it as a reference ("your refund reference is")
 
 
 def parts_of(text: str, min_digits: int) -> list[tuple[str, int]] | None:
@@ -65,3 +78,40 @@ def _split(text: str, joiner: str) -> list[tuple[str, int]]:
         parts.append((part, at))
         at += len(part) + 1
     return parts
+
+
+def presented_as_reference(parts: list[tuple[str, int]], words_before: list[str]) -> bool:
+    """True when a label's own words or the words just before it present it as a reference.
+
+    >>> presented_as_reference(parts_of("refund_ref_ORD55120", 4), [])
+    True
+    >>> presented_as_reference(parts_of("user_maria_lopez_4471", 4), ["your", "id", "is"])
+    True
+    >>> presented_as_reference(parts_of("apply_voucher_8812034_first", 4), ["the", "plan", "is"])
+    False
+    """
+    return any(part.lower() in _REFERENCE_WORDS for part, _ in parts) or not _REFERENCE_WORDS.isdisjoint(
+        words_before
+    )
+
+
+def id_spans(parts: list[tuple[str, int]]) -> list[tuple[str, str]]:
+    """(prefix, span) for each run of words followed by a part with a digit, lower case: ``credit_card_``
+    and ``credit_card_4471``. Where the conversation read an identifier that is the prefix and one part
+    with a digit, the span is an identifier of that family, and it was read, or it was coined.
+
+    >>> id_spans(parts_of("user_maria_lopez_4471", 4))
+    [('user_maria_lopez_', 'user_maria_lopez_4471'), ('maria_lopez_', 'maria_lopez_4471'), ('lopez_', 'lopez_4471')]
+    """
+    lowered = [part.lower() for part, _ in parts]
+    spans = []
+    for end, part in enumerate(lowered):
+        if not _DIGIT.search(part):
+            continue
+        start = end
+        while start > 0 and lowered[start - 1].isalpha():
+            start -= 1
+        for first in range(start, end):
+            prefix = "_".join(lowered[first:end]) + "_"
+            spans.append((prefix, prefix + part))
+    return spans

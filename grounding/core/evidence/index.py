@@ -370,6 +370,15 @@ class EvidenceIndex:
                 return min(found, key=lambda form: (len(form), form))
         return None
 
+    def reads_id_family(self, prefix: str) -> bool:
+        """True when an identifier read is prefix and one part with a digit (``credit_card_7815826`` for
+        ``credit_card_``): a label holding prefix and other digits names an identifier of that family (§9.25)."""
+        size = len(prefix)
+        return any(
+            form.startswith(prefix) and "_" not in form[size:] and _HAS_DIGIT.search(form, size)
+            for form in self.forms_for((prefix,)).plain
+        )
+
     def wholes(self) -> set[str]:
         """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
         forms = self.forms

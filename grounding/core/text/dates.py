@@ -229,8 +229,8 @@ def halves(value: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     (['03:15am', '3:15am'], ['03:15', '03:15pm', '15:15', '3:15', '3:15pm'])
     >>> halves("15:15"), halves("3:15+1"), halves("2024-05-14t03:15")
     (((), (), True), ((), (), False), ((), (), False))
-    >>> "12:30am" in halves("12:30")[1], halves("7:0-15:30")
-    (True, ((), (), True))
+    >>> "12:30am" in halves("12:30")[1], halves("7:0-15:30"), "1:00pm" in halves("11:0-1:0")[1]
+    (True, ((), (), True), False)
     """
     ends = range_ends(value) or (value,)
     matches = [match for match in map(_TIME_ONLY.fullmatch, ends) if match is not None]
@@ -240,13 +240,18 @@ def halves(value: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         return (), (), True
     if any(match.group(4) for match in matches):
         return (), (), False  # an offset or a day marker: a schedule's clock, read as written
+    # Minutes in one digit (7:0-15:30, 11:0-1:0) are a program's print of the 24-hour clock, never a
+    # person's 12-hour time: such a token gives its own reading alone, decided by its own form, not by other
+    # times of the text it stands in (it closes at 1:0 is one in the morning).
+    printed = any(len(match.group(2)) == 1 for match in matches)
     own: list[str] = []
     other: list[str] = []
     for match in matches:
         hour, minute, second = int(match.group(1)), match.group(2), match.group(3)
         if 1 <= hour <= 12 and int(minute) <= 59:
             own.extend(form for form in time_forms(hour, minute.zfill(2), second) if form[-1] == "m")
-            other.extend(time_forms((hour + 12) % 24, minute.zfill(2), second))
+            if not printed:
+                other.extend(time_forms((hour + 12) % 24, minute.zfill(2), second))
     return tuple(own), tuple(other), False
 
 
