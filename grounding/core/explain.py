@@ -21,8 +21,9 @@ from grounding.core.evidence.verbatim import keys, search_text
 from grounding.core.settings import Settings
 from grounding.core.text.normalise import is_number, lookup_forms, normalise
 from grounding.core.text.tokens import token_texts
+from grounding.core.text.units import written_before_words
 from grounding.json_exact import NotJson, looks_like_json, parse
-from grounding.model import Conversation, Item, Kind, NearMiss, Status, Verdict, shown_shape
+from grounding.model import COMPUTED_VIA, Conversation, Item, Kind, NearMiss, Status, Verdict, shown_shape
 
 _ROUTE_SETS = {"unit": "unit", "date-part": "date", "component": "component"}
 _NEAREST = 3
@@ -70,7 +71,8 @@ class Explanation:
                 typed += f"; it appears only in the model's own words: {', '.join(self.said_by_model)}"
             return f"{self.text} ({shown_shape(self.value, self.shape)}) — not found{typed}{near}"
         how = self.status + (f" ({self.detail})" if self.detail else "")
-        return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or 'computed'}"
+        unplaced = "computed" if self.status in COMPUTED_VIA else "read, but no place found to show"
+        return f"{self.text} ({shown_shape(self.value, self.shape)}) — {how}: {', '.join(self.sources) or unplaced}"
 
 
 def explain_answers(conversation: Conversation, verdicts: Mapping[int, Verdict],
@@ -183,6 +185,9 @@ def _sources(value: str, written: str, via: str, detail: str | None,
     wanted = set(lookup_forms(value))
     if via == "label":
         wanted = {normalise(part) for part, _ in labels.parts_of(written, min_digits) or () if _HAS_DIGIT.search(part)}
+    elif via == "verbatim":  # read as written, not as its reading ($8.7B, not 8700000000)
+        written_form = normalise(written)
+        wanted = {written_form, written_before_words(written_form) or written_form}
     snippets: list[str] = []
     if detail and via in ("masked", "composite"):
         wanted |= {part.strip() for part in detail.replace("+", "/").split("/")} if via == "composite" else {detail}

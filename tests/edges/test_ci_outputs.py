@@ -9,7 +9,7 @@ from xml.etree import ElementTree
 
 import jsonschema
 import pytest
-from conftest import REPO
+from conftest import REPO, openai_record
 from typer.testing import CliRunner
 
 from grounding.cli.app import app
@@ -278,6 +278,13 @@ def test_explain_filters_by_turn_and_value_and_speaks_json():
     document = json.loads(result.stdout)
     assert document["values"] == [{"value": "889.5", "shape": "number", "text": "$889.50", "status": "derived",
                                    "sources": [], "detail": "889.5 = 318 + 571.5 (total of 'price' over 2 items)"}]
+
+
+def test_explain_places_a_value_read_as_written(tmp_path):
+    record = openai_record("Revenue was $8.7B in 2024", answer="Revenue: $8.7B.")
+    (tmp_path / "t.jsonl").write_text(json.dumps(record) + "\n")
+    result = invoke("explain", str(tmp_path / "t.jsonl"), "--conversation", "test")
+    assert "$8.7B (number) — verbatim: line 1, item 2 (tool result of lookup)" in result.stdout
 
 
 def test_explain_an_unknown_conversation_is_a_usage_error():

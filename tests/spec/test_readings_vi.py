@@ -63,3 +63,31 @@ def test_what_presents_a_label_as_a_reference():
 def test_a_printed_time_is_on_the_24_hour_clock(evidence, answer, expected_unsupported, expected_via):
     verdict = judge(evidence, answer=answer)
     assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+# Text an answer escapes, and a date inside a read path -----------------------------------------------------
+
+_REPORTS = {"files": ["reports/2025-03-07/summary.png"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported", "expected_via"),
+    [
+        (r'Saved: {"path": "out\nreports/2025-03-07/summary.png"}', [], {}),  # \n is a line break, not "n"
+        ("The report of 2025-03-07 is ready.", [], {"2025-03-07": "component"}),
+        ("The report of March 7, 2025 is ready.", [], {"2025-03-07": "component"}),
+        # refused: another date, or another path, escaped or not
+        ("The report of 2025-03-08 is ready.", ["2025-03-08"], {}),
+        (r'Saved: {"path": "out\nreports/2025-03-08/summary.png"}', ["reports/2025-03-08/summary.png"], {}),
+        ("The report of 2025-03-07b is ready.", ["2025-03-07b"], {}),
+    ],
+)
+def test_escapes_and_a_date_inside_a_path(answer, expected_unsupported, expected_via):
+    verdict = judge(_REPORTS, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_an_unescaped_answer_keeps_its_offsets():
+    answer = r'Saved: {"path": "out\nORD-55121"}'
+    [finding] = judge({"id": "ORD-55120"}, answer=answer).unsupported
+    assert answer[finding.at : finding.at + len(finding.text)] == "ORD-55121"

@@ -11,7 +11,7 @@ from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import is_number, normalise_once
-from grounding.core.text.tokens import tokens, tokens_with_digits
+from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
 
 
@@ -50,7 +50,8 @@ def read_answer(text: str, settings: Settings) -> Answer:
     """Find the candidates of one final answer."""
     keyed = keyed_leaves(text)
     leaves = [leaf for _, leaf in keyed] if keyed is not None else None
-    segments = tuple(leaves) if leaves is not None else (text,)
+    # (an answer that embeds JSON writes its line breaks as \n: read as spaces, one character for one)
+    segments = tuple(leaves) if leaves is not None else (unescaped(text),)
     found: dict[str, Candidate] = {}
     words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
     min_digits = settings.min_digits

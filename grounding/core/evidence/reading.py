@@ -30,7 +30,7 @@ from grounding.core.evidence.leaves import (
 from grounding.core.evidence.token_readings import TokenReader, either_half
 from grounding.core.text.dates import MONTHS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import lookup_forms, normalise
-from grounding.core.text.tokens import runs
+from grounding.core.text.tokens import runs, unescaped
 from grounding.core.text.units import SCALE_WORDS, scaled_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
@@ -149,20 +149,6 @@ class _Reader:
         self.forms.numbers.add(magnitude)
         if self.typed:
             self.forms.operands.add(magnitude)
-
-
-def unescaped(text: str) -> str:
-    r"""text with the escaped line breaks and tabs of JSON or a repr written into it (``\n``) as spaces: a
-    tool that prints a document inside its text (MCP's ``TextContent(text='…')``) glues an escape's letter to
-    the next token, so ``\nG101`` would be read as ``nG101``.
-
-    >>> unescaped(r"train\nG101(x)\\tG103")
-    'train G101(x) G103'
-    """
-    return _ESCAPED_BREAK.sub(" ", text) if "\\" in text else text
-
-
-_ESCAPED_BREAK = re.compile(r"\\+[nrt]")
 
 
 def read_exempt(text: str, options: ReadOptions, *, numbers_only: bool = False) -> Forms:

@@ -36,6 +36,7 @@ _NUMBER_LEAD = frozenset("0123456789-")
 _PLAIN_DIGITS = re.compile(r"[0-9]+")
 _LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
 _DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
+_DATE_INSIDE = re.compile(r"(?<![0-9])[0-9]{4}-[01][0-9]-[0-3][0-9](?![0-9])")
 _TAILS = 8  # runs of parts ending an identifier that are read as its components (§9.4)
 _CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
 # What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips
@@ -203,6 +204,8 @@ def components_of(value: str, min_digits: int) -> tuple[str, ...]:
 
     >>> sorted(set(components_of("gift_card_5086243", 4)))
     ['5086243', 'card_5086243']
+    >>> "2025-03-07" in components_of("reports/2025-03-07/summary.png", 4)
+    True
     """
     joiners = list(_JOINER_RUN.finditer(value))
     if not joiners:
@@ -211,7 +214,9 @@ def components_of(value: str, min_digits: int) -> tuple[str, ...]:
     # the runs of parts ending it, from its last joiners only: a blob (a base64 image) has thousands, and
     # every tail of it would be a copy of most of it (a value in it is still found among its parts)
     parts.update(value[joiner.end() :] for joiner in joiners[-_TAILS:] if joiner.end() < len(value))
-    found: list[str] = []
+    # a date inside a longer token (reports/2025-03-07/summary.png) is read as that date: its "-" joins
+    # the date's own parts, so no part or run of parts ending the token is it
+    found: list[str] = _DATE_INSIDE.findall(value) if "-" in value else []
     for part in parts:
         if not _HAS_DIGIT.search(part):
             continue  # a value needs a digit (no shapes apply to components)

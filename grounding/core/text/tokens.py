@@ -35,6 +35,25 @@ _RUN = re.compile(_NOT_ASCII_SEPARATOR + "+")
 _NON_ASCII_SEPARATOR = LazyPattern(regex.compile, rf"[[^\x00-\x7f]--[{_TOKEN_LETTERS}]]", regex.V1)
 
 
+def unescaped(text: str) -> str:
+    r"""text with the escaped line breaks and tabs of JSON or a repr written into it (``\n``) as spaces, one
+    character for one (offsets stay): a tool that prints a document inside its text (MCP's
+    ``TextContent(text='…')``), or an answer that embeds one, glues an escape's letter to the next token,
+    so ``\nG101`` would be read as ``nG101``. Both sides read text through it.
+
+    >>> unescaped(r"train\nG101(x)\\tG103")
+    'train  G101(x)   G103'
+    """
+    return _ESCAPED_BREAK.sub(_blank, text) if "\\" in text else text
+
+
+def _blank(match: re.Match) -> str:
+    return " " * (match.end() - match.start())
+
+
+_ESCAPED_BREAK = re.compile(r"\\+[nrt]")
+
+
 def separated(text: str) -> str:
     """text with every separator outside ASCII replaced by a space, one character for one.
 
