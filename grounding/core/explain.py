@@ -215,6 +215,7 @@ _READ_AS_WRITTEN = {
     "hash-prefix": lambda written, _: written,
     "version-range": lambda written, _: written.rstrip("x*"),
     "address": lambda written, _: written.split(":")[0].replace(".", ", "),  # {127, 0, 0, 1}
+    "truncated": lambda written, detail: detail or written,  # the value read that the fragment begins
 }
 
 

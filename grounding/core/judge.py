@@ -16,6 +16,7 @@ from grounding.core.answer import announcing, arithmetic, examples, labels, mask
 from grounding.core.answer.candidates import Answer, Candidate, read_answer
 from grounding.core.answer.clauses import words_before
 from grounding.core.answer.code_notation import code_location
+from grounding.core.answer.cut_off import cut_off_fragment
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
 from grounding.core.evidence.code_reads import name_of
@@ -318,8 +319,18 @@ def _example(candidate: Candidate, judging: _Judging) -> Finding | None:
     return None
 
 
+def _truncated(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """The answer ends inside this value (cut_off) and a value read begins with the fragment: the output
+    was cut, not invented."""
+    fragment = cut_off_fragment(candidate, judging.answer)
+    if fragment is None:
+        return None
+    read = judging.index.form_starting_with(fragment)
+    return _found(candidate, "truncated", matched=read) if read is not None else None
+
+
 ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _path, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _path, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example, _truncated,
 )
 
 

@@ -91,3 +91,32 @@ def test_an_unescaped_answer_keeps_its_offsets():
     answer = r'Saved: {"path": "out\nORD-55121"}'
     [finding] = judge({"id": "ORD-55120"}, answer=answer).unsupported
     assert answer[finding.at : finding.at + len(finding.text)] == "ORD-55121"
+
+
+# An answer cut off inside its last value -------------------------------------------------------------------
+
+_READ = {"reports": ["reports/2025-03-07/summary.png", "2025-03-09"], "id": "ORD-55120"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported", "expected_via"),
+    [
+        ("The latest is '2025-03-", [], {"2025-03-": "truncated"}),
+        ('Order {"id": "ORD-551', [], {"ord-551": "truncated"}),
+        ("Files: reports/2025-03-", [], {"reports/2025-03-": "truncated"}),
+        # refused: a finished value at the end, a fragment nothing read begins with, a cut value not last
+        ("Your order is ORD-5512", ["ord-5512"], {}),
+        ("Your order is ORD-5512.", ["ord-5512"], {}),
+        ("Files: reports/2026-", ["reports/2026-"], {}),
+        ("See 'ORD-551 and the rest.", ["ord-551"], {}),
+        ("Order ORD-55120 and 'ORD-9", ["ord-9"], {}),
+    ],
+)
+def test_an_answer_cut_off_inside_a_value_read(answer, expected_unsupported, expected_via):
+    verdict = judge(_READ, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_a_cut_off_value_names_the_value_it_begins():
+    [finding] = judge(_READ, answer="The latest is '2025-03-").grounded_via
+    assert finding.matched == "2025-03-09"

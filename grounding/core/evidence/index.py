@@ -379,6 +379,12 @@ class EvidenceIndex:
             for form in self.forms_for((prefix,)).plain
         )
 
+    def form_starting_with(self, head: str) -> str | None:
+        """A read form longer than head that begins with it, the shortest first: what the fragment an answer
+        was cut off inside is a beginning of."""
+        found = [form for form in self.forms_for((head,)).plain if len(form) > len(head) and form.startswith(head)]
+        return min(found, key=lambda form: (len(form), form)) if found else None
+
     def wholes(self) -> set[str]:
         """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
         forms = self.forms
