@@ -20,10 +20,12 @@ from grounding.core.answer.cut_off import cut_off_fragment
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
 from grounding.core.evidence.code_reads import name_of
-from grounding.core.evidence.derive import BOUND_NOTE, find_formula
+from grounding.core.evidence.derive import BOUND_NOTE, exact_formula, find_formula
+from grounding.core.evidence.percentages import percent_formula
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings
 from grounding.core.text import date_offsets
+from grounding.core.text.percents import written_as_percent
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
 from grounding.core.text.units import written_before_words
 from grounding.core.text.values import COMPOSITE_JOINER, IDENTIFIER, NUMBER, RANGE, Kind, range_ends
@@ -75,6 +77,7 @@ class _Judging:
     examples: examples.Examples
     shown: ShownEarlier | None
     before: list = field(default_factory=list)  # what an announced computation may take, once read (§9.23)
+    derived: dict = field(default_factory=dict)  # values judged derived so far: a later chain's links
 
     @classmethod
     def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings, shown: ShownEarlier | None) -> _Judging:
@@ -284,22 +287,76 @@ def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
         if shown.refutes(magnitude, _ReadOperands(judging.index), judging.settings):
             return None
     formula = find_formula(magnitude, judging.index, work.named, work.bounded)
+    if formula is None:
+        formula = judging.index.mean_formula(magnitude, max(decimals_written(candidate.text), 0))
     if formula is None and announcing.announcing_words(candidate, judging.answer) is not None:
-        formula = _announced(candidate, magnitude, judging)
-    return None if formula is None else _found(candidate, "derived", formula)
+        formula = _announced(candidate, magnitude, judging) or _chained(candidate, magnitude, judging)
+    if formula is None:
+        formula = _percentage(candidate, magnitude, judging)
+    if formula is None:
+        return None
+    judging.derived[magnitude] = formula  # a link of later chains
+    return _found(candidate, "derived", formula)
+
+
+def _before(judging: _Judging) -> announced.Before:
+    """What the wider searches may take (§9.23), read once per answer, the first time one asks."""
+    if not judging.before:
+        judging.before.append(announced.Before(judging.index, "\n".join(judging.answer.segments)))
+    return judging.before[0]
 
 
 def _announced(candidate: Candidate, magnitude: Decimal, judging: _Judging) -> str | None:
     """§9.23: the wider search for a value the answer announces as a computation."""
-    if not judging.before:  # read once per answer, the first time a value is announced
-        judging.before.append(announced.Before(judging.index, "\n".join(judging.answer.segments)))
     work = judging.work
     assert work is not None  # (_computed asked)
-    formula, bounded = announced.formula_for(magnitude, decimals_written(candidate.text), judging.before[0],
+    formula, bounded = announced.formula_for(magnitude, decimals_written(candidate.text), _before(judging),
                                              announcing.numbers_before(candidate, judging.answer), work.named)
     if bounded:
         work.bounded.add(magnitude)
     return formula
+
+
+def _chained(candidate: Candidate, magnitude: Decimal, judging: _Judging) -> str | None:
+    """An announced computation over numbers read and links: the numbers the answer writes before the value
+    that are themselves derived (a value judged derived before it, or a shorter number §9.7 derives)."""
+    work, index = judging.work, judging.index
+    assert work is not None  # (_computed asked)
+    before = _before(judging)
+    named_before = announcing.numbers_before(candidate, judging.answer)
+    links = {}
+    for written in sorted(named_before):
+        if written == magnitude or spell(written) in before.numbers:
+            continue
+        link = judging.derived.get(written) or index.total_formula(written) or exact_formula(written, index)
+        if link is not None:
+            links[written] = link
+    if not links:
+        return None
+    formula, bounded = announced.chained_formula(magnitude, decimals_written(candidate.text), before, named_before,
+                                                 work.named, links)
+    if bounded:
+        work.bounded.add(magnitude)
+    return formula
+
+
+def _percentage(candidate: Candidate, magnitude: Decimal, judging: _Judging) -> str | None:
+    """A percent change or share written as a percentage, or a number read scaled by a percentage the
+    conversation states (evidence/percentages.py): over the numbers read, else over those the answer
+    names."""
+    segments, work = judging.answer.segments, judging.work
+    assert work is not None  # (_computed asked)
+    as_percent = any(written_as_percent(segments[o.segment], o.end) for o in candidate.occurrences)
+    stated = judging.index.stated.percentages() if not as_percent else ()
+    if not (as_percent or stated):
+        return None
+    decimals = decimals_written(candidate.text)
+    pool = _before(judging).pool(max(decimals, 0))
+    if pool is None:
+        return None
+    own = pool.among(work.named)  # tried first, so the formula shown is over numbers the answer names
+    formula = percent_formula(magnitude, decimals, own, stated, as_percent) if own.values else None
+    return formula or percent_formula(magnitude, decimals, pool, stated, as_percent)
 
 
 def _date_offset(candidate: Candidate, judging: _Judging) -> Finding | None:

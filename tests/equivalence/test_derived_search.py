@@ -77,7 +77,7 @@ def test_the_literals_not_spelled_as_the_index_spells_them_are_those_is_canonica
 
 
 def _every_pair(magnitude: Decimal, index: EvidenceIndex) -> str | None:
-    """_exact_formula without its shortcuts: every operand tried in order for a sum, then a difference, then
+    """exact_formula without its shortcuts: every operand tried in order for a sum, then a difference, then
     every count stated."""
     target = spell(magnitude)
     operands = index.operands()
@@ -123,11 +123,11 @@ def test_a_formula_is_found_as_trying_every_pair_of_operands_finds_it(first, lat
              Decimal(123456789012345678901234), Decimal(2) / 3]
     for magnitude in asked:
         if magnitude > 0:
-            assert derive._exact_formula(magnitude, index) == _every_pair(magnitude, index)
+            assert derive.exact_formula(magnitude, index) == _every_pair(magnitude, index)
     index.add(Forms(operands=set(later), numbers=set(later)))  # operands that arrive after a question
     for magnitude in asked:
         if magnitude > 0:
-            assert derive._exact_formula(magnitude, index) == _every_pair(magnitude, index)
+            assert derive.exact_formula(magnitude, index) == _every_pair(magnitude, index)
 
 
 def _beats_chance_trying_everything(magnitude: Decimal, places: int, operands: list[int], counts: set[int]) -> bool:

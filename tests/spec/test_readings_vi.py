@@ -120,3 +120,66 @@ def test_an_answer_cut_off_inside_a_value_read(answer, expected_unsupported, exp
 def test_a_cut_off_value_names_the_value_it_begins():
     [finding] = judge(_READ, answer="The latest is '2025-03-").grounded_via
     assert finding.matched == "2025-03-09"
+
+
+# Percentages, means and scaling ----------------------------------------------------------------------------
+
+_READINGS = {"readings": [1210.5, 1340.25, 1180.0, 1275.75, 1295.0]}
+
+
+@pytest.mark.parametrize(
+    ("evidence", "user", "answer", "expected_unsupported", "expected_formula"),
+    [
+        ({"visits": [{"week": 1, "count": 6}, {"week": 2, "count": 10}]}, "how did visits change?",
+         "Visits rose from 6 to 10, a 66.67% increase.", [], "66.67 = (10 - 6) / 6 * 100"),
+        ({"before": 6, "after": 10}, "hi", "a 66.66% increase", [], "66.66 = (10 - 6) / 6 * 100"),  # cut
+        ({"spent": 1250, "budget": 4000}, "hi", "You have used 31.25 percent of the budget.", [],
+         "31.25 = 1250 / 4000 * 100"),
+        ({"threshold": 25.0}, "flag anything 5% over the threshold", "5% over the 25.0 threshold is 26.25.", [],
+         "26.25 = 25 * (100 + 5) / 100"),
+        (_READINGS, "hi", "The average of the five readings is 1260.3.", [],
+         "1260.3 = (1210.5 + 1340.25 + 1180 + 1275.75 + 1295) / 5 (mean of 5 numbers)"),
+        # refused: wrong arithmetic, a percentage nobody stated, a percent change of numbers never read
+        ({"before": 6, "after": 10}, "hi", "a 66.76% increase", ["66.76"], None),
+        ({"threshold": 25.0}, "flag anything over the threshold", "5% over the 25.0 threshold is 26.25.",
+         ["26.25"], None),
+        ({"before": 6, "after": 10}, "hi", "from 7 to 10, a 42.86% increase", ["42.86"], None),
+        (_READINGS, "hi", "The average of the five readings is 1261.3.", ["1261.3"], None),
+    ],
+)
+def test_percentages_means_and_scaling(evidence, user, answer, expected_unsupported, expected_formula):
+    verdict = judge(evidence, answer=answer, user=user)
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.formula for finding in verdict.grounded_via] == ([expected_formula] if expected_formula else [])
+
+
+# Chained computations --------------------------------------------------------------------------------------
+
+_FARE = {"paid": 2100, "fare_per_passenger": 106, "passengers": 2, "credit": 75}
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported", "expected_formula"),
+    [
+        ("You paid $2,100. The new fare is $212 for both of you. After the $75 credit, the refund due is $1,813.",
+         [], "1813 = 2100 - 75 - 212 (212 = 2 * 106)"),
+        ('{"subtotal": 1900, "discount": 87, "total_after_discount": 1813}', [], "1813 = 1900 - 87"),
+        # refused: a link that is no computation over what was read, or a chain that does not add up
+        ("You paid $2,100. The new fare is $213 for both of you. After the $75 credit, the refund due is $1,812.",
+         ["1812"], None),
+        ("You paid $2,100. The new fare is $212 for both of you. After the $75 credit, the refund due is $1,823.",
+         ["1823"], None),
+    ],
+)
+def test_chained_computations(answer, expected_unsupported, expected_formula):
+    evidence = _FARE if "subtotal" not in answer else {"subtotal": 1900, "discount": 87}
+    verdict = judge(evidence, answer=answer, user="I want a refund")
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.formula for finding in verdict.grounded_via] == ([expected_formula] if expected_formula else [])
+
+
+def test_a_json_key_announces_a_computation_as_words_before_it_would():
+    evidence = {"room": 420, "tax": 38.5, "fee": 515.25}
+    assert [f.formula for f in judge(evidence, answer='{"total_due": 973.75}').grounded_via] == [
+        "973.75 = 38.5 + 420 + 515.25"]
+    assert unsupported(judge(evidence, answer='{"due": 973.75}')) == ["973.75"]  # no key announces it

@@ -30,9 +30,14 @@ def announcing_words(candidate: Candidate, answer: Answer) -> str | None:
     >>> answer = read_answer("Fare 1,450. In total you paid $1,268.40; ok", Settings())
     >>> [announcing_words(c, answer) for c in answer.candidates]
     [None, 'In total']
+    >>> answer = read_answer('{"total_after_discount": 1813, "order": "W4410022"}', Settings())
+    >>> [announcing_words(c, answer) for c in answer.candidates]
+    ['total', None]
     """
     for occurrence in candidate.occurrences:
         found = _ANNOUNCING.search(*clause_of(answer, occurrence))
+        if found is None and answer.keys:  # a JSON leaf's key announces as the words before it would
+            found = _ANNOUNCING.search(answer.keys[occurrence.segment].replace("_", " ").replace("-", " "))
         if found is not None:
             return found.group()
     return None

@@ -289,3 +289,29 @@ def formula_for(magnitude: Decimal, decimals: int, before: Before, named_before:
         return None, bounded
     formula, _ = announced_formula(target, own, before.counts)
     return formula, bounded and formula is None
+
+
+def chained_formula(magnitude: Decimal, decimals: int, before: Before, named_before: frozenset[Decimal],
+                    named: frozenset[Decimal], links: dict[Decimal, str]) -> tuple[str | None, bool]:
+    """The announced formula giving magnitude where the operands may also be links: numbers the answer
+    writes before it that are themselves derived (each with its formula), as in "you paid $2,100; the new
+    fare is $212 … after the $75 credit the refund due is $1,813" (1813 = 2100 - 212 - 75, 212 = 2 * 106).
+    As formula_for: over the numbers read and the links, else over the numbers read that the answer names
+    and the links, the chance bound counted over the pool searched. A value one character from a number
+    read is never a chain's (a typo looks like that)."""
+    numbers = before.numbers
+    if not numbers.isdisjoint(one_character_off(spell(magnitude))):
+        return None, False
+    linked = {spell(link): formula for link, formula in links.items()}
+    pool = pool_of(numbers.union(linked), max(decimals, 0))
+    target = None if pool is None else target_of(magnitude, decimals, pool, named_before, False)
+    if pool is None or target is None:
+        return None, False
+    formula, bounded = announced_formula(target, pool, before.counts)
+    if formula is None:
+        own = pool.among(named | links.keys())
+        formula = announced_formula(target, own, before.counts)[0] if own.values else None
+    if formula is None:
+        return None, bounded
+    used = [linked[operand] for operand in formula.split(" = ", 1)[1].split() if operand in linked]
+    return (f"{formula} ({'; '.join(used)})" if used else formula), False

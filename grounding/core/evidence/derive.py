@@ -50,7 +50,7 @@ def find_formula(
     total = index.total_formula(magnitude)
     if total is not None:
         return total  # one total per collection read: no neighbourhood of them to count
-    formula = _exact_formula(magnitude, index)
+    formula = exact_formula(magnitude, index)
     if formula is None:
         return None
     found = index.sorted_scaled_operands()
@@ -73,7 +73,7 @@ def find_formula(
 
 
 def _formula_among(magnitude: Decimal, pool: dict[Decimal, str], counts: set[int]) -> str | None:
-    """_exact_formula over a few operands (those an answer names), by value: a sum, a difference, a multiple."""
+    """exact_formula over a few operands (those an answer names), by value: a sum, a difference, a multiple."""
     target = spell(magnitude)
     ordered = sorted(pool)
     for x in ordered:
@@ -91,7 +91,10 @@ def _formula_among(magnitude: Decimal, pool: dict[Decimal, str], counts: set[int
     return None
 
 
-def _exact_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
+def exact_formula(magnitude: Decimal, index: EvidenceIndex) -> str | None:
+    """A sum, a difference or a multiple by a count stated that gives magnitude over operands read, chance
+    not counted: find_formula counts it; a link of an announced chain needs only this (its chain's result
+    is counted with it among the operands)."""
     target = spell(magnitude)
     sums, differences, multiples = may_combine(magnitude, index.scaled_operands())
     if not (sums or differences or multiples):

@@ -348,11 +348,18 @@ class EvidenceIndex:
 
     def total_formula(self, magnitude: Decimal) -> str | None:
         """The formula of the first collection read whose total (§9.7) is magnitude, or None."""
+        return self._collection_totals().formula(magnitude)
+
+    def mean_formula(self, magnitude: Decimal, decimals: int) -> str | None:
+        """The formula of the first collection read whose mean is magnitude at decimals places, or None."""
+        return self._collection_totals().mean_formula(magnitude, decimals)
+
+    def _collection_totals(self) -> Totals:
         self._read_numbers()
         if self._totals is None:
             in_order = sorted(self._collections, key=lambda entry: entry[0])
             self._totals = Totals([(members, key) for _, members, key in in_order])
-        return self._totals.formula(magnitude)
+        return self._totals
 
     def form_ending_with(self, tail: str) -> str | None:
         """A read form longer than the tail that ends with it (never an amount with decimals), the shortest

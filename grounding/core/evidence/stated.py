@@ -14,7 +14,7 @@ from collections.abc import Callable
 from grounding.core.evidence import code_reads, counts
 from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.reading import read_exempt
-from grounding.core.text import date_offsets
+from grounding.core.text import date_offsets, percents
 
 _Reading = Callable[[str, object, bool, str | None], set]  # (text, document or None, exempt, call arguments)
 
@@ -50,6 +50,10 @@ class Stated:
         """The counts the user's and the app's texts state in words ("for both of us", "two nights"), which
         only an announced computation takes (§9.23); a tool states its counts as numbers (counts)."""
         return self._view("words", lambda text, _, exempt, __: counts.counts_in_words(text) if exempt else set())
+
+    def percentages(self) -> set:
+        """The percentages every text seen states (``5%``): what a number read may be scaled by."""
+        return self._view("percentages", lambda text, _, __, ___: percents.percentages_in(text))
 
     def exempt_numbers(self, options: ReadOptions) -> set[str]:
         """The numbers the user's and the app's texts write, which only an announced computation combines

@@ -1,4 +1,5 @@
-"""Collection totals (SPEC §9.7): the first collection read whose members add up to a value.
+"""Collection totals (SPEC §9.7) and means: the first collection read whose members add up to a value, or
+whose mean is the value at the precision the answer writes it (rounded or cut).
 
 A value is asked about here only after every cheaper route failed, and most
 such values (an invented amount) are no total at all. So each collection is
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from grounding import json_exact
 from grounding.core.text.normalise import spell
@@ -34,6 +35,9 @@ class Totals:
         floats = sorted((_float_total(members), position) for position, (members, _) in enumerate(self._collections))
         self._floats = [total for total, _ in floats]
         self._positions = [position for _, position in floats]
+        means = sorted((total / len(self._collections[position][0]), position) for total, position in floats)
+        self._means = [mean for mean, _ in means]
+        self._mean_positions = [position for _, position in means]
 
     def formula(self, magnitude: Decimal) -> str | None:
         """The formula of the first collection whose total is magnitude, or None."""
@@ -54,6 +58,29 @@ class Totals:
                 label = f"total of {len(spellings)} numbers" if key is None else (
                     f"total of {key!r} over {len(spellings)} items")
                 return f"{spell(total)} = {addends} ({label})"
+        return None
+
+
+    def mean_formula(self, magnitude: Decimal, decimals: int) -> str | None:
+        """The formula of the first collection whose mean, rounded or cut to decimals places, is magnitude
+        (one mean per collection: no neighbourhood of them to count), or None."""
+        step = Decimal(1).scaleb(-decimals)
+        target = float(magnitude)
+        if target >= _FLOAT_RANGE:
+            return None
+        slack = float(step) + _RELATIVE * target + _ABSOLUTE
+        low = bisect.bisect_left(self._means, target - slack)
+        high = bisect.bisect_right(self._means, target + slack)
+        for position in sorted(self._mean_positions[low:high]):
+            members, key = self._collections[position]
+            spellings = [json_exact.number_spelling(member).lstrip("-") for member in members]
+            total = sum(map(Decimal, spellings), Decimal(0))
+            mean = total / len(spellings)
+            if magnitude in (mean.quantize(step, ROUND_HALF_UP), mean.quantize(step, ROUND_DOWN)):
+                addends = " + ".join(spellings[:_SHOWN]) + (" + …" if len(spellings) > _SHOWN else "")
+                label = f"mean of {len(spellings)} numbers" if key is None else (
+                    f"mean of {key!r} over {len(spellings)} items")
+                return f"{spell(magnitude)} = ({addends}) / {len(spellings)} ({label})"
         return None
 
 
