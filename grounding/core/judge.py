@@ -20,7 +20,7 @@ from grounding.core.answer.cut_off import cut_off_fragment
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence import announced
 from grounding.core.evidence.code_reads import name_of
-from grounding.core.evidence.derive import BOUND_NOTE, exact_formula, find_formula
+from grounding.core.evidence.derive import BOUND_NOTE, exact_formula, find_formula, named_formula
 from grounding.core.evidence.percentages import percent_formula
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings
@@ -78,6 +78,7 @@ class _Judging:
     shown: ShownEarlier | None
     before: list = field(default_factory=list)  # what an announced computation may take, once read (§9.23)
     derived: dict = field(default_factory=dict)  # values judged derived so far: a later chain's links
+    records: list = field(default_factory=list)  # the numbers of the records its values identify, once read
 
     @classmethod
     def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings, shown: ShownEarlier | None) -> _Judging:
@@ -289,6 +290,8 @@ def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
     formula = find_formula(magnitude, judging.index, work.named, work.bounded)
     if formula is None:
         formula = judging.index.mean_formula(magnitude, max(decimals_written(candidate.text), 0))
+    if formula is None:
+        formula = _through_records(magnitude, judging)
     if formula is None and announcing.announcing_words(candidate, judging.answer) is not None:
         formula = _announced(candidate, magnitude, judging) or _chained(candidate, magnitude, judging)
     if formula is None:
@@ -297,6 +300,18 @@ def _computed(candidate: Candidate, judging: _Judging) -> Finding | None:
         return None
     judging.derived[magnitude] = formula  # a link of later chains
     return _found(candidate, "derived", formula)
+
+
+def _through_records(magnitude: Decimal, judging: _Judging) -> str | None:
+    """A formula over the numbers the answer writes and those of the records its values identify (an item
+    id beside its price: evidence/records.py), the chance counted among them (derive.named_formula)."""
+    work = judging.work
+    assert work is not None  # (_computed asked)
+    if not judging.records:  # read once per answer, the first time a value asks
+        ids = frozenset(candidate.value for candidate in judging.answer.candidates)
+        judging.records.append(frozenset(judging.index.stated.record_numbers(ids)))
+    numbers = judging.records[0]
+    return named_formula(magnitude, judging.index, work.named | numbers) if numbers - work.named else None
 
 
 def _before(judging: _Judging) -> announced.Before:

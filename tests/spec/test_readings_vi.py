@@ -183,3 +183,33 @@ def test_a_json_key_announces_a_computation_as_words_before_it_would():
     assert [f.formula for f in judge(evidence, answer='{"total_due": 973.75}').grounded_via] == [
         "973.75 = 38.5 + 420 + 515.25"]
     assert unsupported(judge(evidence, answer='{"due": 973.75}')) == ["973.75"]  # no key announces it
+
+
+# Operands from the records the answer names -----------------------------------------------------------------
+
+
+def _catalogue():
+    items = [{"item_id": str(4400 + i), "price": 1500 + (i * 613) % 2500, "stock": 1 + (i * 37) % 90}
+             for i in range(40)]
+    items[10]["price"], items[17]["price"] = 2087, 3327
+    return {"items": items}
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported", "expected_formula"),
+    [
+        ("Swapping item 4410 for item 4417 costs $1,240 more.", [], "1240 = 3327 - 2087"),
+        # refused: the ids name other records, or the arithmetic is wrong
+        ("Swapping item 4410 for item 4418 costs $1,240 more.", ["1240"], None),
+        ("Swapping item 4410 for item 4417 costs $1,250 more.", ["1250"], None),
+    ],
+)
+def test_operands_from_the_records_the_answer_names(answer, expected_unsupported, expected_formula):
+    verdict = judge(_catalogue(), answer=answer)
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.formula for finding in verdict.grounded_via] == ([expected_formula] if expected_formula else [])
+
+
+def test_without_the_records_the_catalogue_is_too_dense_to_tell():
+    # the same value with no id named: among every price read, a difference near 1240 is chance
+    assert unsupported(judge(_catalogue(), answer="The swap costs $1,240 more.")) == ["1240"]

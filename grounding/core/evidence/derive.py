@@ -63,6 +63,16 @@ def find_formula(
         return formula
     if chance is None and bounded is not None:
         bounded.add(magnitude)
+    return named_formula(magnitude, index, named)
+
+
+def named_formula(magnitude: Decimal, index: EvidenceIndex, named: frozenset[Decimal]) -> str | None:
+    """find_formula's second search: over the operands among named alone, the chance counted among them."""
+    found = index.sorted_scaled_operands()
+    if found is None:
+        return None
+    places = found[0]
+    counts = index.stated_counts()
     spelled = index.operands_spelled()
     pool = {value: spelled[value] for value in named if value in spelled}
     formula = _formula_among(magnitude, pool, counts)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from decimal import Decimal
 
-from grounding.core.evidence import code_reads, counts
+from grounding.core.evidence import code_reads, counts, records
 from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.reading import read_exempt
 from grounding.core.text import date_offsets, percents
@@ -54,6 +55,19 @@ class Stated:
     def percentages(self) -> set:
         """The percentages every text seen states (``5%``): what a number read may be scaled by."""
         return self._view("percentages", lambda text, _, __, ___: percents.percentages_in(text))
+
+    def record_numbers(self, ids: frozenset[str]) -> set[Decimal]:
+        """The numbers of the records the answer's ids identify: every JSON object of a result that holds
+        one of ids (normalised) as a leaf, its number leaves and those of the objects inside it (an item's
+        id beside its price). Looked for on demand: only texts that write an id are walked."""
+        found: set[Decimal] = set()
+        for text, document, exempt, _ in self._texts:
+            if exempt or not isinstance(document, (dict, list)):
+                continue
+            lowered = text.lower()
+            if any(key in lowered for key in ids):
+                found |= records.numbers_of_records(document, ids)
+        return found
 
     def exempt_numbers(self, options: ReadOptions) -> set[str]:
         """The numbers the user's and the app's texts write, which only an announced computation combines
