@@ -24,7 +24,7 @@ from grounding.core.evidence.derive import BOUND_NOTE, exact_formula, find_formu
 from grounding.core.evidence.percentages import percent_formula
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings
-from grounding.core.text import date_offsets
+from grounding.core.text import date_offsets, relative_dates
 from grounding.core.text.percents import written_as_percent
 from grounding.core.text.normalise import canonical, decimals_written, is_number, lookup_forms, normalise, spell
 from grounding.core.text.units import written_before_words
@@ -381,6 +381,9 @@ def _date_offset(candidate: Candidate, judging: _Judging) -> Finding | None:
     if work is None or _ISO_DATE.fullmatch(candidate.value) is None:
         return None
     formula = date_offsets.find_offset(candidate.value, work.stated_offsets | index.stated_offsets(), index.is_any_form)
+    if formula is None and (todays := index.stated.todays()):
+        phrases = index.stated.relative_phrases() | relative_dates.phrases_in("\n".join(judging.answer.segments))
+        formula = relative_dates.find_relative(candidate.value, phrases, todays)
     return None if formula is None else _found(candidate, "date-offset", formula)
 
 

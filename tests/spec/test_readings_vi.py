@@ -213,3 +213,37 @@ def test_operands_from_the_records_the_answer_names(answer, expected_unsupported
 def test_without_the_records_the_catalogue_is_too_dense_to_tell():
     # the same value with no id named: among every price read, a difference near 1240 is chance
     assert unsupported(judge(_catalogue(), answer="The swap costs $1,240 more.")) == ["1240"]
+
+
+# Dates relative to a stated "today" ------------------------------------------------------------------------
+
+_TODAY = "You are a helpful assistant. Today's date is Monday, 2025-03-10."
+
+
+@pytest.mark.parametrize(
+    ("user", "answer", "expected_unsupported", "expected_formula"),
+    [
+        ("show me last Friday's report", "Last Friday (2025-03-07) the report showed no errors.", [],
+         "2025-03-07 = last friday from 2025-03-10 (today)"),
+        ("what about next Wednesday?", "Next Wednesday is 2025-03-12.", [],
+         "2025-03-12 = next wednesday from 2025-03-10 (today)"),
+        ("what happened three weeks ago?", "Three weeks ago, on 2025-02-17, the job failed.", [],
+         "2025-02-17 = 2025-03-10 - 21 days"),
+        ("remind me in 10 days", "I will remind you on 2025-03-20.", [], "2025-03-20 = 2025-03-10 + 10 days"),
+        ("orders since the start of this month", "Since 2025-03-01 you placed no orders.", [],
+         "2025-03-01 = the start of this month from 2025-03-10 (today)"),
+        # refused: wrong arithmetic, and a date no phrase names
+        ("show me last Friday's report", "Last Friday (2025-03-06) the report showed no errors.", ["2025-03-06"], None),
+        ("show me the report", "On 2025-03-07 the report showed no errors.", ["2025-03-07"], None),
+    ],
+)
+def test_dates_relative_to_a_stated_today(user, answer, expected_unsupported, expected_formula):
+    verdict = judge({"ok": True}, answer=answer, user=user, system=_TODAY)
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.formula for finding in verdict.grounded_via] == ([expected_formula] if expected_formula else [])
+
+
+def test_a_relative_phrase_needs_a_stated_today():
+    verdict = judge({"ok": True}, answer="Last Friday (2025-03-07) the report showed no errors.",
+                    user="show me last Friday's report", system="Orders are listed since 2025-03-10.")
+    assert unsupported(verdict) == ["2025-03-07"]

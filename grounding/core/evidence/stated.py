@@ -15,7 +15,7 @@ from decimal import Decimal
 from grounding.core.evidence import code_reads, counts, records
 from grounding.core.evidence.forms import ReadOptions
 from grounding.core.evidence.reading import read_exempt
-from grounding.core.text import date_offsets, percents
+from grounding.core.text import date_offsets, percents, relative_dates
 
 _Reading = Callable[[str, object, bool, str | None], set]  # (text, document or None, exempt, call arguments)
 
@@ -51,6 +51,14 @@ class Stated:
         """The counts the user's and the app's texts state in words ("for both of us", "two nights"), which
         only an announced computation takes (§9.23); a tool states its counts as numbers (counts)."""
         return self._view("words", lambda text, _, exempt, __: counts.counts_in_words(text) if exempt else set())
+
+    def todays(self) -> set[str]:
+        """The current dates the user's and the app's texts state ("Today's date is 2025-03-10")."""
+        return self._view("todays", lambda text, _, exempt, __: relative_dates.todays_in(text) if exempt else set())
+
+    def relative_phrases(self) -> set[relative_dates.Phrase]:
+        """The dates relative to today the user's and the app's texts name ("last Friday")."""
+        return self._view("phrases", lambda text, _, exempt, __: relative_dates.phrases_in(text) if exempt else set())
 
     def percentages(self) -> set:
         """The percentages every text seen states (``5%``): what a number read may be scaled by."""

@@ -1,0 +1,122 @@
+"""Dates relative to a stated "today" (verdict quality VI): where the system or the user's text states the
+current date ("Today's date is Monday, 2025-03-10"), "last Friday", "next Wednesday", "the start of this
+month" name dates computed from it. The phrases count where the answer or the user's text writes them;
+the date must be the one the phrase names (either reading where usage differs: "next Friday" is the first
+Friday after today or the Friday of next week). Offsets in days ("three weeks ago", "in 10 days") are
+§9.19's (date_offsets), from any date read, a stated today among them.
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, timedelta
+
+import regex
+
+from grounding.core.text.dates import prose_dates
+from grounding.core.text.patterns import LazyPattern
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_PHRASE = LazyPattern(
+    regex.compile,
+    r"\b(?:(?P<which>last|next|this|coming|past|previous)\s+(?P<day>" + "|".join(_DAYS) + r")"
+    r"|(?:the\s+)?(?P<edge>start|beginning|end)\s+of\s+(?:the\s+)?(?P<when>this|last|next|current|previous)?"
+    r"\s*(?P<period>week|month))\b",
+    regex.IGNORECASE,
+)
+_TODAY = LazyPattern(regex.compile, r"\b(?:today|current\s+(?:date|time))\b", regex.IGNORECASE)
+_ISO = LazyPattern(regex.compile, r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_REACH = 60  # characters after "today" its date may be written in ("Today's date is Monday, 2025-03-10")
+Phrase = tuple[str, str]  # ("last", "friday"), ("start", "this month"): a phrase's reading, lower case
+
+
+def phrases_in(text: str) -> set[Phrase]:
+    """The relative phrases text writes.
+
+    >>> sorted(phrases_in("Last Friday, and from the start of this month to the end of last week"))
+    [('end', 'last week'), ('last', 'friday'), ('start', 'this month')]
+    """
+    found = set()
+    for match in _PHRASE.finditer(text):
+        if match.group("day"):
+            found.add((match.group("which").lower(), match.group("day").lower()))
+        else:
+            edge = "start" if match.group("edge").lower() in ("start", "beginning") else "end"
+            when = (match.group("when") or "this").lower()
+            when = {"current": "this", "previous": "last"}.get(when, when)
+            found.add((edge, f"{when} {match.group('period').lower()}"))
+    return found
+
+
+def todays_in(text: str) -> set[str]:
+    """The ISO dates text states as the current date: written within a short reach after "today" or "current
+    date" ("now" and "as of" precede other dates too often).
+
+    >>> sorted(todays_in("You are a bot. Today's date is Monday, 2025-03-10. Orders since 2024-01-01."))
+    ['2025-03-10']
+    >>> sorted(todays_in("The current date is March 3, 2025.")), todays_in("Now book 2025-04-01.")
+    (['2025-03-03'], set())
+    """
+    found = set()
+    for match in _TODAY.finditer(text):
+        reach = text[match.end() : match.end() + _REACH]
+        iso = _ISO.search(reach)
+        prose = next((d for d in prose_dates(reach) if d.iso is not None), None)
+        first = min((m for m in ((iso.start(), iso.group()) if iso else None,
+                                 (prose.start, prose.iso) if prose else None) if m), default=None)
+        if first is not None and _valid(first[1]):
+            found.add(first[1])
+    return found
+
+
+def named_dates(phrase: Phrase, today: str) -> set[str]:
+    """The dates a phrase names from today (ISO).
+
+    >>> sorted(named_dates(("last", "friday"), "2025-03-10")), sorted(named_dates(("next", "wednesday"), "2025-03-10"))
+    (['2025-03-07'], ['2025-03-12', '2025-03-19'])
+    >>> sorted(named_dates(("start", "this month"), "2025-03-10")), sorted(named_dates(("end", "last month"), "2025-03-10"))
+    (['2025-03-01'], ['2025-02-28'])
+    """
+    now = date.fromisoformat(today)
+    which, what = phrase
+    if what in _DAYS:
+        weekday = _DAYS.index(what)
+        monday = now - timedelta(days=now.weekday())
+        this_week = monday + timedelta(days=weekday)
+        after = now + timedelta(days=(weekday - now.weekday()) % 7 or 7)
+        before = now - timedelta(days=(now.weekday() - weekday) % 7 or 7)
+        days = {"last": {before, this_week - timedelta(days=7)}, "past": {before}, "previous": {before},
+                "next": {after, this_week + timedelta(days=7)}, "coming": {after}, "this": {this_week}}[which]
+    else:
+        when, period = what.split()
+        shift = {"this": 0, "last": -1, "next": 1}[when]
+        if period == "week":
+            monday = now - timedelta(days=now.weekday()) + timedelta(weeks=shift)
+            days = {monday if which == "start" else monday + timedelta(days=6)}
+        else:
+            year, month = divmod(now.year * 12 + now.month - 1 + shift, 12)
+            last = calendar.monthrange(year, month + 1)[1]
+            days = {date(year, month + 1, 1 if which == "start" else last)}
+    return {day.isoformat() for day in days}
+
+
+def _valid(iso: str) -> bool:
+    try:
+        date.fromisoformat(iso)
+    except ValueError:
+        return False
+    return True
+
+
+def find_relative(iso: str, phrases: set[Phrase], todays: set[str]) -> str | None:
+    """How iso is a date a phrase names from a stated today, or None.
+
+    >>> find_relative("2025-03-07", {("last", "friday")}, {"2025-03-10"})
+    '2025-03-07 = last friday from 2025-03-10 (today)'
+    """
+    for today in sorted(todays):
+        for phrase in sorted(phrases):
+            if iso in named_dates(phrase, today):
+                named = f"{phrase[0]} {phrase[1]}" if phrase[1] in _DAYS else f"the {phrase[0]} of {phrase[1]}"
+                return f"{iso} = {named} from {today} (today)"
+    return None
