@@ -34,6 +34,8 @@ from grounding.model import COMPUTED_VIA, Finding, Verdict, status_of
 _ISO_DATE = regex.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _HEX = regex.compile(r"[0-9a-f]*[0-9][0-9a-f]*")
 _WILDCARD_VERSION = regex.compile(r"(\d+(?:\.\d+)*)\.[x*]")
+_DIGIT = regex.compile(r"\d")
+_REFERENCE_WORD = regex.compile(r"[A-Za-z][A-Za-z_-]{2,}")  # a resource's name: Order, customers, line-items
 _PATH = regex.compile(r"~?/?(?:[\w.-]+/)+[\w.-]*")  # a/b, /a/b/, ~/a/b.txt: a folder or more, then a name
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
 _YEARS = range(1900, 2101)
@@ -243,6 +245,34 @@ def _path(candidate: Candidate, judging: _Judging) -> Finding | None:
     return _found(candidate, "path") if judging.index.stated.holds_path(written) else None
 
 
+def _reference(candidate: Candidate, judging: _Judging) -> Finding | None:
+    """A reference composed from a resource and an id (``Order/ORD-4471``, ``customers/C-2291``), or a base
+    URL stated plus such a path: each id part grounded (read, or given by the user), each word a name the
+    conversation writes (its prompt, a tool's schema or results), the base a URL it writes."""
+    written = candidate.text
+    if candidate.kind is not IDENTIFIER or "/" not in written:
+        return None
+    stated, rest, base = judging.index.stated, written, None
+    if "://" in written:
+        base = stated.base_url_of(written)
+        if base is None:
+            return None
+        rest = written[len(base) + 1 :]
+    parts = rest.strip("/").split("/")
+    words = [part for part in parts if part and not _DIGIT.search(part)]
+    values = [part for part in parts if _DIGIT.search(part)]
+    if not values or not (words or base) or "" in parts:
+        return None
+    if not all(_REFERENCE_WORD.fullmatch(word) and stated.writes_word(word) for word in words):
+        return None
+    settings, index = judging.settings, judging.index
+    for part in values:
+        classified = settings.classify(normalise(part))
+        if classified is None or not grounded_by_early_routes(classified.value, classified.kind, part, index):
+            return None
+    return _found(candidate, "reference", matched=base)
+
+
 def _hash_prefix(candidate: Candidate, judging: _Judging) -> Finding | None:
     """§9.26: 7 or more hex digits that begin a longer hash read (``9f3c2e1`` after git log's full hash)."""
     value = candidate.value
@@ -405,7 +435,7 @@ def _truncated(candidate: Candidate, judging: _Judging) -> Finding | None:
 
 
 ROUTES: tuple[Callable[[Candidate, _Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _path, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example, _truncated,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, _label, _code_location, _path, _reference, _hash_prefix, _version_range, _address, _composite, _computed, _date_offset, _example, _truncated,
 )
 
 

@@ -247,3 +247,34 @@ def test_a_relative_phrase_needs_a_stated_today():
     verdict = judge({"ok": True}, answer="Last Friday (2025-03-07) the report showed no errors.",
                     user="show me last Friday's report", system="Orders are listed since 2025-03-10.")
     assert unsupported(verdict) == ["2025-03-07"]
+
+
+# References composed from a read or given id ---------------------------------------------------------------
+
+_API = "You manage the records at https://api.example.test/v2/ . Resources: Patient, Order, customer."
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        ({"id": "ORD-4471"}, "Created Order/ORD-4471.", [], {"order/ord-4471": "reference"}),
+        ({"id": "C-2291"}, "See customers/C-2291 for details.", [], {"customers/c-2291": "reference"}),
+        ({"id": "ORD-4471"}, "Fetch https://api.example.test/v2/Order/ORD-4471 to check.", [],
+         {"https://api.example.test/v2/order/ord-4471": "reference"}),
+        # refused: a made-up id, a resource nobody named, a base URL nobody gave
+        ({"id": "ORD-4471"}, "Created Order/ORD-4472.", ["order/ord-4472"], {}),
+        ({"id": "ORD-4471"}, "Created Invoice/ORD-4471.", ["invoice/ord-4471"], {}),
+        ({"id": "ORD-4471"}, "Fetch https://api.other.test/v9/Order/ORD-4471 to check.",
+         ["https://api.other.test/v9/order/ord-4471"], {}),
+        ({"id": "ORD-4471"}, "Fetch https://api.example.test/v2/Order/ORD-4472 to check.",
+         ["https://api.example.test/v2/order/ord-4472"], {}),
+    ],
+)
+def test_references_composed_from_a_read_id(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer, system=_API)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_an_id_the_model_only_passed_to_a_tool_composes_no_reference():
+    verdict = judge({"ok": True}, answer="Created Order/ORD-4471.", system=_API, arguments={"order_id": "ORD-4471"})
+    assert unsupported(verdict) == ["order/ord-4471"]

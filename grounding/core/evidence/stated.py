@@ -103,6 +103,20 @@ class Stated:
         for ``0.1.x`` (§9.26)."""
         return self._holds([re.compile(rf"(?<![\w.])v?{re.escape(prefix)}\.\d")], exempt=False)
 
+    def writes_word(self, word: str) -> bool:
+        """True when a text seen (not a failed result, nor a call's arguments) writes word whole, in any case,
+        or its singular or plural: the name of a resource (``Order``, ``customers``)."""
+        stem = word[:-1] if word[-1:] in "sS" and len(word) > 3 else word
+        return self._holds([re.compile(rf"(?<![A-Za-z]){re.escape(stem)}s?(?![A-Za-z])", re.IGNORECASE)])
+
+    def base_url_of(self, url: str) -> str | None:
+        """The longest URL a text seen writes that url extends by a path (``https://api.example.test/v2``
+        for ``https://api.example.test/v2/Order/ORD-4471``), lower case, without its last "/"; or None."""
+        lowered = url.lower()
+        bases = [base for base in self._view("urls", lambda text, _, __, ___: _urls_in(text))
+                 if lowered.startswith(base + "/")]
+        return max(bases, key=len, default=None)
+
     def holds_path(self, path: str) -> bool:
         """True when path was read (§9.26): as written, as the end of a longer path, as a folder a read path
         lies in (``src/agents/`` after ``src/agents/plugins/codex.ts``), or, below the session's working
@@ -136,6 +150,14 @@ class Stated:
                 found |= reading(text, document, exempt, arguments)
             self._views[name] = (len(self._texts), found)
         return found
+
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s\"'<>()\[\]{},]+", re.IGNORECASE)
+
+
+def _urls_in(text: str) -> set[str]:
+    """The URLs text writes, lower case, without the punctuation that ends a sentence or the last "/"."""
+    return {match.group().rstrip(".,;:!?").rstrip("/").lower() for match in _URL.finditer(text)} if "://" in text else set()
 
 
 def _counts(text: str, document: object, _exempt: bool, _arguments: str | None) -> set[int]:
