@@ -191,7 +191,11 @@ def _label(candidate: Candidate, judging: _Judging) -> Finding | None:
     if candidate.shape != "identifier":
         return None
     settings = judging.settings
-    parts = labels.parts_of(candidate.text, settings.min_digits)
+    written = candidate.text
+    if "/" in written and "_" not in written and candidate.occurrences:  # a list of attributes written with spaces
+        first = candidate.occurrences[0]
+        written += labels.unit_after(judging.answer.segments[first.segment][first.end : first.end + 8])
+    parts = labels.parts_of(written, settings.min_digits)
     if parts is None or _is_reference(candidate, parts, judging):
         return None
     for part, offset in parts:

@@ -278,3 +278,33 @@ def test_references_composed_from_a_read_id(evidence, answer, expected_unsupport
 def test_an_id_the_model_only_passed_to_a_tool_composes_no_reference():
     verdict = judge({"ok": True}, answer="Created Order/ORD-4471.", system=_API, arguments={"order_id": "ORD-4471"})
     assert unsupported(verdict) == ["order/ord-4471"]
+
+
+# Totals over a list broken by headings, and attribute lists written with spaces ----------------------------
+
+_TRIP = {"flights": [{"leg": "out", "price": 1210.0}, {"leg": "back", "price": 980.5}],
+         "hotel": {"total": 1350.0, "taxes": 120.25}, "other": [round(100 + i * 37.31, 2) for i in range(80)]}
+_SECTIONS = "Your trip:\n\n{0}Flights{1}\n- Outbound: $1,210.00\n- Return: $980.50\n\n{0}Hotel{1}\n- 3 nights: " \
+            "$1,350.00\n- Taxes: $120.25\n\nTotal: ${2}"
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("**", "**"), ("### ", ""), ("", ":")])
+def test_a_total_over_a_list_in_sections(opening, closing):
+    verdict = judge(_TRIP, answer=_SECTIONS.format(opening, closing, "3,660.75"))
+    assert [(f.via, f.formula) for f in verdict.grounded_via] == [
+        ("listed-total", "3660.75 = 1210 + 980.5 + 1350 + 120.25")]
+    assert unsupported(judge(_TRIP, answer=_SECTIONS.format(opening, closing, "3,661.75"))) == ["3661.75"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported", "expected_via"),
+    [
+        ("Specs: i7/16 GB/1 TB", [], {"i7/16": "label"}),
+        # refused: a port followed by words stays whole
+        ("Port fc1/9 in the rack is down", ["fc1/9"], {}),
+        ("Port fc1/9 is down", ["fc1/9"], {}),
+    ],
+)
+def test_an_attribute_list_written_with_spaces(answer, expected_unsupported, expected_via):
+    verdict = judge({"cpu": "i7", "ram": "16 GB", "port": "fc1/3"}, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via

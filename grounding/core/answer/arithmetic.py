@@ -51,6 +51,9 @@ _BULLET = LazyPattern(regex.compile, r"(?:[-*•–·+]|\d{1,3}[.)]|[A-Za-z][.)]
 _INDENT = LazyPattern(regex.compile, r"[ \t\u00a0]*")
 _DIGIT_OR_CURRENCY = LazyPattern(regex.compile, r"[\d$€£¥₹]")
 _LIST_LIMIT = 200
+# A section's heading: short, no digit, marked as one (a "#", bold, or a colon at its end)
+_HEADING = LazyPattern(regex.compile, r"(?:#{1,6}\s*[^\d\n]{1,60}|\*\*[^\d*\n]{1,60}\*\*:?|__[^\d_\n]{1,60}__:?"
+                       r"|[^\d\n:]{1,60}:)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,18 +333,21 @@ def _per_unit_noun(text: str, num: Num) -> str | None:
 
 
 def _item_sums(lines: list[_Line], number: int) -> list[list[Num]]:
-    """The three sums tried over the list above a total line: last, first, every amount."""
-    items = _items_above(lines, number)
-    if not items:
-        return []
-    lasts = [amounts[-1] for amounts in items if amounts]
-    firsts = [amounts[0] for amounts in items if amounts]
-    every = [amount for amounts in items for amount in amounts]
-    return [lasts, firsts, every]
+    """The three sums tried over the list above a total line: last, first, every amount; over the list
+    right above it, then over the lists above it across their headings (a bill in sections)."""
+    sums = []
+    for items in (_items_above(lines, number), _items_above(lines, number, across_headings=True)):
+        if items:
+            lasts = [amounts[-1] for amounts in items if amounts]
+            firsts = [amounts[0] for amounts in items if amounts]
+            every = [amount for amounts in items for amount in amounts]
+            sums.extend((lasts, firsts, every))
+    return sums
 
 
-def _items_above(lines: list[_Line], number: int) -> list[list[Num]]:
-    """The currency amounts of each item of the list right above a total line."""
+def _items_above(lines: list[_Line], number: int, across_headings: bool = False) -> list[list[Num]]:
+    """The currency amounts of each item of the list right above a total line; across_headings, of the
+    lists above it too, each under a heading (``**Flights**``, ``### Hotels``, ``Taxes:``)."""
     total_line = lines[number].text
     indent = _indent(total_line)
     start = number - 1
@@ -364,7 +370,7 @@ def _items_above(lines: list[_Line], number: int) -> list[list[Num]]:
             members.append((depth, line))
         elif depth == indent and (_BULLET.match(line.text.lstrip(" \t\u00a0")) or line.amounts):
             members.append((depth, line))
-        else:
+        elif not (across_headings and members and _HEADING.fullmatch(line.text.strip())):
             break
     members.reverse()
     if not members:

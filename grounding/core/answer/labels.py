@@ -50,6 +50,25 @@ def parts_of(text: str, min_digits: int) -> list[tuple[str, int]] | None:
     return None
 
 
+# A unit word and the "/" that continues the list (" GB/1 TB"): never a word a sentence goes on with ("fc1/9 in
+# the rack" names a port)
+_UNIT_AFTER = re.compile(r" ([A-Za-z]{1,4})/")
+_NOT_UNITS = frozenset({"in", "am", "pm", "st", "nd", "rd", "th", "at", "on", "to", "of", "or", "and"})
+
+
+def unit_after(following: str) -> str:
+    """The unit word written after a list of attributes (``i7/16`` then `` GB/1 TB``: a list written with
+    spaces, cut there into tokens), to be read as the last part's, or "".
+
+    >>> unit_after(" GB/1 TB"), unit_after(" is fast"), unit_after(" in/out"), unit_after(" GB.")
+    ('GB', '', '', '')
+    """
+    match = _UNIT_AFTER.match(following)
+    if match is None or match.group(1).lower() in _NOT_UNITS:
+        return ""
+    return match.group(1) if split_unit("1" + match.group(1).lower()) is not None else ""
+
+
 def _label_parts(text: str) -> list[tuple[str, int]] | None:
     parts = _split(text, "_")
     if any(not part for part, _ in parts) or sum(1 for part, _ in parts if _WORD.fullmatch(part)) < _LEAST_WORDS:
