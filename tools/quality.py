@@ -25,13 +25,14 @@ import orjson
 from grounding.core.answer.announcing import announcing_words, numbers_before
 from grounding.core.answer.candidates import numbers_written, read_answer
 from grounding.core.engine import check_conversation
+from grounding.core.judge import judge_answer
 from grounding.core.evidence import announced
 from grounding.core.evidence.derive import CHANCE_BOUND, find_formula
 from grounding.core.evidence.forms import ReadOptions, is_iso_date
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text import date_offsets
-from grounding.core.text.normalise import decimals_written, normalise
+from grounding.core.text.normalise import decimals_written, is_number, normalise
 from grounding.core.text.values import NUMBER
 from grounding.model import ANSWER, EVIDENCE, EXEMPT, Status, Summary
 from grounding.transcripts.formats import read_record
@@ -203,6 +204,102 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
     return result
 
 
+# The families of computations of verdict quality VI, told by how their formulas read
+FAMILIES = (
+    ("dates relative to a stated today", lambda formula: formula.endswith("(today)")),
+    ("operands of the records named", lambda formula: formula.endswith("(operands of the records the answer names)")),
+    ("percentages", lambda formula: "* 100" in formula or "/ 100" in formula),
+    ("means", lambda formula: "(mean of " in formula),
+    ("chains", lambda formula: formula.count(" = ") >= 2),
+)
+
+
+@dataclass
+class FamilyMeasurement:
+    """Values one character off a value an answer copied, judged in the answer's place: how many each
+    family of verdict quality VI explains (its chance, measured on operands it was never meant to fit)."""
+
+    tried: int = 0
+    explained: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in FAMILIES})
+    examples: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def measure_families(path: Path, settings: Settings) -> FamilyMeasurement:
+    """Each final answer's numbers and dates that were read, each changed by one digit where the change is
+    read nowhere, the answer judged again with the change in its place: which family explains it."""
+    result = FamilyMeasurement()
+    for _record, conversation in _conversations(path):
+        if conversation.unjudgeable is not None:
+            continue
+        finals = [item for item in conversation.items if item.kind is ANSWER]
+        if not finals:
+            continue
+        final = finals[-1]
+        index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
+        for item in conversation.items:
+            if item is final:
+                break
+            if item.kind is EVIDENCE:
+                index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
+                                 document=item.document)
+            elif item.kind is EXEMPT:
+                index.see_exempt(item.text)
+        for candidate in read_answer(final.text, settings).candidates:
+            if not (candidate.kind is NUMBER or is_iso_date(candidate.value)) or not index.is_any_form(candidate.value):
+                continue
+            for changed in one_digit_away(candidate.text):
+                value = normalise(changed)
+                if not value or index.is_any_form(value) or (candidate.kind is NUMBER and index.has_number(
+                        Decimal(value).copy_abs() if is_number(value) else Decimal(0))):
+                    continue
+                result.tried += 1
+                verdict = judge_answer(final.text.replace(candidate.text, changed), index, settings)
+                formula = next((f.formula for f in verdict.grounded_via if f.value == value and f.formula), None)
+                family = next((name for name, holds in FAMILIES if formula and holds(formula)), None)
+                if family is not None:
+                    result.explained[family] += 1
+                    result.examples.append((conversation.id or "?", changed, formula))
+    return result
+
+
+def measure_shuffled(path: Path, settings: Settings) -> FamilyMeasurement:
+    """Each final answer judged against the evidence of the next conversation (operands shuffled: none was
+    meant to fit it): how many of its numbers and dates each family explains, by coincidence alone."""
+    result = FamilyMeasurement()
+    conversations = [conversation for _record, conversation in _conversations(path)
+                     if conversation.unjudgeable is None and any(item.kind is ANSWER for item in conversation.items)]
+    for at, conversation in enumerate(conversations):
+        final = [item for item in conversation.items if item.kind is ANSWER][-1]
+        other = conversations[(at + 1) % len(conversations)]
+        index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
+        for item in other.items:
+            if item.kind is ANSWER:
+                break
+            if item.kind is EVIDENCE:
+                index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
+                                 document=item.document)
+            elif item.kind is EXEMPT:
+                index.see_exempt(item.text)
+        verdict = judge_answer(final.text, index, settings)
+        result.tried += verdict.candidates
+        for finding in verdict.grounded_via:
+            family = next((name for name, holds in FAMILIES if finding.formula and holds(finding.formula)), None)
+            if family is not None:
+                result.explained[family] += 1
+                result.examples.append((conversation.id or "?", finding.text, finding.formula or ""))
+    return result
+
+
+def _write_families(out, title: str, families: FamilyMeasurement) -> None:
+    out.write(f"{title} ({families.tried} values)\n")
+    for name, _ in FAMILIES:
+        explained = families.explained[name]
+        share = explained / families.tried if families.tried else 0.0
+        out.write(f"  {name:<34}{explained:>5}/{families.tried} ({share:.2%}; bound {CHANCE_BOUND:.0%})\n")
+    for conversation, value, formula in families.examples:
+        out.write(f"  explained: {conversation}: {value}: {formula}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder holding dev.jsonl and dev2.jsonl")
@@ -261,6 +358,10 @@ def _report(split: str, corpus: Path, settings: Settings, no_derived: bool) -> N
                   f"{chance.dates_explained}/{chance.dates_tried}\n")
         for conversation, value, formula in chance.examples:
             out.write(f"  explained: {conversation}: {value}: {formula}\n")
+        _write_families(out, f"families of computation against chance, on {split}.jsonl: values and dates one "
+                        "digit off a copied one, judged in its place", measure_families(corpus / f"{split}.jsonl", settings))
+        _write_families(out, f"families of computation on shuffled operands, on {split}.jsonl: each final answer "
+                        "judged against the next conversation's evidence", measure_shuffled(corpus / f"{split}.jsonl", settings))
 
 
 if __name__ == "__main__":

@@ -345,7 +345,8 @@ def _through_records(magnitude: Decimal, judging: _Judging) -> str | None:
         ids = frozenset(candidate.value for candidate in judging.answer.candidates)
         judging.records.append(frozenset(judging.index.stated.record_numbers(ids)))
     numbers = judging.records[0]
-    return named_formula(magnitude, judging.index, work.named | numbers) if numbers - work.named else None
+    formula = named_formula(magnitude, judging.index, work.named | numbers) if numbers - work.named else None
+    return None if formula is None else f"{formula} (operands of the records the answer names)"
 
 
 def _before(judging: _Judging) -> announced.Before:

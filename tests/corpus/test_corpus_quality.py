@@ -11,7 +11,7 @@ from conftest import SHARED, needs_shared
 
 from grounding.core.evidence.derive import CHANCE_BOUND
 from grounding.core.settings import build_settings
-from tools.quality import measure_chance, measure_dev, measure_injected
+from tools.quality import FAMILIES, measure_chance, measure_dev, measure_families, measure_injected, measure_shuffled
 
 CORPUS = SHARED / "corpus" / "real"
 pytestmark = needs_shared
@@ -104,3 +104,16 @@ def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, t
     # a date one digit off a read date is a day after it: where a user asked for "the next day" (dev: 6 of
     # 270), such a typo passes as that day; pinned so that it does not grow unseen
     assert (chance.dates_tried, chance.dates_explained) == dates
+
+
+@pytest.mark.parametrize(("split", "one_off", "shuffled"), [("dev", 451, 307), ("dev2", 1054, 536)])
+def test_each_family_of_verdict_quality_vi_explains_under_one_percent_by_chance(split, one_off, shuffled):
+    # values one digit off a copied one, judged in its place; and each final answer against the next
+    # conversation's evidence (shuffled operands): what chains, record operands, percentages, means and
+    # dates relative to a stated today explain there is coincidence. None does on either corpus.
+    for measured, tried in ((measure_families, one_off), (measure_shuffled, shuffled)):
+        families = measured(CORPUS / f"{split}.jsonl", build_settings())
+        assert families.tried == tried
+        assert set(families.explained) == {name for name, _ in FAMILIES}
+        assert all(explained / tried < CHANCE_BOUND for explained in families.explained.values())
+        assert families.explained == {name: 0 for name, _ in FAMILIES}

@@ -198,7 +198,8 @@ def _catalogue():
 @pytest.mark.parametrize(
     ("answer", "expected_unsupported", "expected_formula"),
     [
-        ("Swapping item 4410 for item 4417 costs $1,240 more.", [], "1240 = 3327 - 2087"),
+        ("Swapping item 4410 for item 4417 costs $1,240 more.", [],
+         "1240 = 3327 - 2087 (operands of the records the answer names)"),
         # refused: the ids name other records, or the arithmetic is wrong
         ("Swapping item 4410 for item 4418 costs $1,240 more.", ["1240"], None),
         ("Swapping item 4410 for item 4417 costs $1,250 more.", ["1250"], None),
