@@ -183,8 +183,9 @@ def _sources(value: str, written: str, via: str, detail: str | None,
     """Where value was read (at most three places), and the tool result's text around it in each (a
     label's: where its value parts were)."""
     wanted = set(lookup_forms(value))
-    if via == "label":
-        wanted = {normalise(part) for part, _ in labels.parts_of(written, min_digits) or () if _HAS_DIGIT.search(part)}
+    if via in ("label", "reference"):  # where its value parts were read
+        parts = labels.parts_of(written, min_digits) if via == "label" else [(p, 0) for p in written.split("/")]
+        wanted = {normalise(part) for part, _ in parts or () if _HAS_DIGIT.search(part)}
     elif via == "verbatim":  # read as written, not as its reading ($8.7B, not 8700000000)
         written_form = normalise(written)
         wanted = {written_form, written_before_words(written_form) or written_form}
@@ -198,7 +199,8 @@ def _sources(value: str, written: str, via: str, detail: str | None,
         if via in ("sign", "rounded") and is_number(value):
             hit = _number_near(value, forms)
         else:
-            hit = bool(wanted & held) or bool(wanted & forms.plain)
+            hit = bool(wanted & held) or bool(wanted & forms.plain) or (
+                via in ("label", "reference") and bool(wanted & forms.component))
         if hit:
             found.append(_where(position, item, wanted))
             snippets.append(snippet(item.text, (written, *wanted)) if item.kind is Kind.EVIDENCE else "")

@@ -287,6 +287,13 @@ def test_explain_places_a_value_read_as_written(tmp_path):
     assert "$8.7B (number) — verbatim: line 1, item 2 (tool result of lookup)" in result.stdout
 
 
+def test_explain_places_the_id_of_a_composed_reference(tmp_path):
+    record = openai_record({"id": "ORD-4471"}, answer="Created Order/ORD-4471.", system="Resources: Order.")
+    (tmp_path / "t.jsonl").write_text(json.dumps(record) + "\n")
+    result = invoke("explain", str(tmp_path / "t.jsonl"), "--conversation", "test")
+    assert "Order/ORD-4471 (identifier) — reference: line 1, item 3 (tool result of lookup) at /id" in result.stdout
+
+
 def test_explain_an_unknown_conversation_is_a_usage_error():
     assert invoke("explain", SUPPORT, "--conversation", "nope").exit_code == 2
 
