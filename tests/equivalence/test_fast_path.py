@@ -553,7 +553,7 @@ _ANSWER_PARTS = st.sampled_from([
 def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_find(parts):
     from grounding.core.answer import arithmetic
     from grounding.core.answer.candidates import read_answer
-    from grounding.core.judge import _ReadOperands
+    from grounding.core.judging import ReadOperands
 
     text = " ".join(parts)
     answer, settings = read_answer(text, Settings()), Settings()
@@ -563,11 +563,11 @@ def test_an_answer_that_writes_no_computation_word_states_nothing_lexing_would_f
         index.see_result('{"amounts": [120, 360, 10, 20, 30, 1200.5, 75, 45, 99, 12, 42, 4, 3, 5, 7, 6, 2]}')
         return index
 
-    quick = arithmetic.Computations(answer, _ReadOperands(read_index()), settings.min_digits)
+    quick = arithmetic.Computations(answer, ReadOperands(read_index()), settings.min_digits)
     quick_results = quick._read()
     saved, arithmetic._may_compute = arithmetic._may_compute, lambda text: True
     try:
-        every = arithmetic.Computations(answer, _ReadOperands(read_index()), settings.min_digits)
+        every = arithmetic.Computations(answer, ReadOperands(read_index()), settings.min_digits)
         assert (quick_results, quick._refuted) == (every._read(), every._refuted)
         if parts in (["$120 per night,", "$360 for 3 nights."], ["- item $10\n- item $10\nTotal: $20"]):
             assert quick_results  # the examples do state something

@@ -8,7 +8,6 @@ computed earlier in the same answer. A written equation that does not hold
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
@@ -24,6 +23,7 @@ from grounding.core.answer.expressions import (
     needs_grounding,
     render,
 )
+from grounding.core.answer.listed_totals import TOTAL_WORD, Line, item_sums
 from grounding.core.text import date_offsets
 from grounding.core.text.normalise import digit_count, spell
 from grounding.core.text.patterns import LazyPattern
@@ -44,26 +44,6 @@ _FOR_COUNT_AFTER = LazyPattern(
 )
 _PER_AFTER = LazyPattern(regex.compile, r"\s*(?:per\s+|/\s*)(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
 _PER_LABEL = LazyPattern(regex.compile, r"\bper\s+(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
-_TOTAL_WORD = LazyPattern(
-    regex.compile, r"\b(?:grand\s+)?(?:totals?|subtotals?|sum|combined|altogether|overall)\b", regex.IGNORECASE
-)
-_BULLET = LazyPattern(regex.compile, r"(?:[-*•–·+]|\d{1,3}[.)]|[A-Za-z][.)])\s")
-_INDENT = LazyPattern(regex.compile, r"[ \t\u00a0]*")
-_DIGIT_OR_CURRENCY = LazyPattern(regex.compile, r"[\d$€£¥₹]")
-_LIST_LIMIT = 200
-# A section's heading: short, no digit, marked as one (a "#", bold, or a colon at its end)
-_HEADING = LazyPattern(regex.compile, r"(?:#{1,6}\s*[^\d\n]{1,60}|\*\*[^\d*\n]{1,60}\*\*:?|__[^\d_\n]{1,60}__:?"
-                       r"|[^\d\n:]{1,60}:)")
-
-
-@dataclass(frozen=True, slots=True)
-class _Line:
-    text: str
-    lexemes: list[Lexeme]
-
-    @property
-    def amounts(self) -> list[Num]:
-        return [lx.num for lx in self.lexemes if lx.num is not None and lx.num.is_currency]  # (a "num" lexeme's)
 
 
 class Operands(Protocol):
@@ -121,7 +101,7 @@ class Computations:
     def _read_text(self, text: str) -> None:
         if not _may_compute(text):
             return
-        lines = [_Line(raw, lex_line(raw)) for raw in text.split("\n")]
+        lines = [Line(raw, lex_line(raw)) for raw in text.split("\n")]
         per_unit: list[tuple[str, Num]] = []
         for number, line in enumerate(lines):
             if not any(lx.kind == "num" for lx in line.lexemes):
@@ -174,7 +154,7 @@ class Computations:
 
     # per-unit amounts -------------------------------------------------------
 
-    def _per_unit_amounts(self, line: _Line, per_unit: list[tuple[str, Num]]) -> None:
+    def _per_unit_amounts(self, line: Line, per_unit: list[tuple[str, Num]]) -> None:
         text = line.text
         for num in (lx.num for lx in line.lexemes if lx.num is not None):
             count = _count_marked(text, num) if num.is_currency else None
@@ -190,16 +170,16 @@ class Computations:
 
     # listed totals ----------------------------------------------------------
 
-    def _listed_total(self, lines: list[_Line], number: int) -> None:
+    def _listed_total(self, lines: list[Line], number: int) -> None:
         line = lines[number]
-        word = _TOTAL_WORD.search(line.text)
+        word = TOTAL_WORD.search(line.text)
         if word is None:
             return
         total = next((num for num in line.amounts if num.start >= word.end()), None)
         if total is None:
             return
         same_line = [num for num in line.amounts if num.end <= word.start()]
-        for addends in [same_line, *_item_sums(lines, number)]:
+        for addends in [same_line, *item_sums(lines, number)]:
             if len(addends) >= 2 and _holds(sum((a.magnitude for a in addends), Decimal(0)), total):
                 if all(self._acceptable(a) for a in addends):
                     formula = " + ".join(spell(a.magnitude) for a in addends)
@@ -229,7 +209,7 @@ def _may_compute(text: str) -> bool:
     benchmark corpus (3%), so it is kept; a property test holds it to what lexing would find."""
     if not text.isascii():
         return True  # case-folding beyond ASCII is left to the patterns
-    return ("=" in text or "for" in text.lower() or _TOTAL_WORD.search(text) is not None
+    return ("=" in text or "for" in text.lower() or TOTAL_WORD.search(text) is not None
             or ("(" in text and "+" in text))
 
 
@@ -327,80 +307,3 @@ def _per_unit_noun(text: str, num: Num) -> str | None:
     clause_start = text.rfind(";", 0, num.start) + 1
     labels = list(_PER_LABEL.finditer(text, clause_start, num.start))
     return _noun(labels[-1].group("noun")) if labels else None
-
-
-# listed totals ----------------------------------------------------------------
-
-
-def _item_sums(lines: list[_Line], number: int) -> list[list[Num]]:
-    """The three sums tried over the list above a total line: last, first, every amount; over the list
-    right above it, then over the lists above it across their headings (a bill in sections)."""
-    sums = []
-    for items in (_items_above(lines, number), _items_above(lines, number, across_headings=True)):
-        if items:
-            lasts = [amounts[-1] for amounts in items if amounts]
-            firsts = [amounts[0] for amounts in items if amounts]
-            every = [amount for amounts in items for amount in amounts]
-            sums.extend((lasts, firsts, every))
-    return sums
-
-
-def _items_above(lines: list[_Line], number: int, across_headings: bool = False) -> list[list[Num]]:
-    """The currency amounts of each item of the list right above a total line; across_headings, of the
-    lists above it too, each under a heading (``**Flights**``, ``### Hotels``, ``Taxes:``)."""
-    total_line = lines[number].text
-    indent = _indent(total_line)
-    start = number - 1
-    if _BULLET.match(total_line.lstrip(" \t\u00a0")):
-        heading = _nearest_nonblank(lines, start)
-        if heading is not None and _is_total_heading(lines[heading].text):
-            start = heading - 1
-    members: list[tuple[int, _Line]] = []
-    blanks = 0
-    for at in range(start, max(-1, start - _LIST_LIMIT), -1):
-        line = lines[at]
-        if not line.text.strip():
-            blanks += 1
-            if blanks >= 2:
-                break
-            continue
-        blanks = 0
-        depth = _indent(line.text)
-        if depth > indent:
-            members.append((depth, line))
-        elif depth == indent and (_BULLET.match(line.text.lstrip(" \t\u00a0")) or line.amounts):
-            members.append((depth, line))
-        elif not (across_headings and members and _HEADING.fullmatch(line.text.strip())):
-            break
-    members.reverse()
-    if not members:
-        return []
-    shallowest = min(depth for depth, _ in members)
-    items: list[list[Num]] = []
-    for depth, line in members:
-        if depth == shallowest or not items:
-            items.append(list(line.amounts))
-        else:
-            items[-1].extend(line.amounts)
-    return items
-
-
-def _indent(text: str) -> int:
-    return len(_INDENT.match(text).group())
-
-
-def _nearest_nonblank(lines: list[_Line], start: int) -> int | None:
-    for at in range(start, -1, -1):
-        if lines[at].text.strip():
-            return at
-    return None
-
-
-def _is_total_heading(text: str) -> bool:
-    stripped = text.strip()
-    return (
-        len(stripped) <= 40
-        and stripped.endswith(":")
-        and _DIGIT_OR_CURRENCY.search(stripped) is None
-        and _TOTAL_WORD.search(stripped) is not None
-    )

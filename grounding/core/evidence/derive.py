@@ -47,7 +47,7 @@ def find_formula(
     """
     if magnitude <= 0:
         return None
-    total = index.total_formula(magnitude)
+    total = index.totals().formula(magnitude)
     if total is not None:
         return total  # one total per collection read: no neighbourhood of them to count
     formula = exact_formula(magnitude, index)

@@ -346,15 +346,8 @@ class EvidenceIndex:
         self._read_operands()
         return self._operands.spelled()
 
-    def total_formula(self, magnitude: Decimal) -> str | None:
-        """The formula of the first collection read whose total (§9.7) is magnitude, or None."""
-        return self._collection_totals().formula(magnitude)
-
-    def mean_formula(self, magnitude: Decimal, decimals: int) -> str | None:
-        """The formula of the first collection read whose mean is magnitude at decimals places, or None."""
-        return self._collection_totals().mean_formula(magnitude, decimals)
-
-    def _collection_totals(self) -> Totals:
+    def totals(self) -> Totals:
+        """The collections read, to total (§9.7) or average, made again only after a piece is seen."""
         self._read_numbers()
         if self._totals is None:
             in_order = sorted(self._collections, key=lambda entry: entry[0])
@@ -376,21 +369,6 @@ class EvidenceIndex:
             if found:
                 return min(found, key=lambda form: (len(form), form))
         return None
-
-    def reads_id_family(self, prefix: str) -> bool:
-        """True when an identifier read is prefix and one part with a digit (``credit_card_7815826`` for
-        ``credit_card_``): a label holding prefix and other digits names an identifier of that family (§9.25)."""
-        size = len(prefix)
-        return any(
-            form.startswith(prefix) and "_" not in form[size:] and _HAS_DIGIT.search(form, size)
-            for form in self.forms_for((prefix,)).plain
-        )
-
-    def form_starting_with(self, head: str) -> str | None:
-        """A read form longer than head that begins with it, the shortest first: what the fragment an answer
-        was cut off inside is a beginning of."""
-        found = [form for form in self.forms_for((head,)).plain if len(form) > len(head) and form.startswith(head)]
-        return min(found, key=lambda form: (len(form), form)) if found else None
 
     def wholes(self) -> set[str]:
         """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
