@@ -161,7 +161,7 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
                 break
             if item.kind is EVIDENCE:
                 index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                 document=item.document)
+                                 document=item.document, tool=item.tool)
             elif item.kind is EXEMPT:
                 index.see_exempt(item.text)
         answer = read_answer(final.text, settings)
@@ -241,7 +241,7 @@ def measure_families(path: Path, settings: Settings) -> FamilyMeasurement:
                 break
             if item.kind is EVIDENCE:
                 index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                 document=item.document)
+                                 document=item.document, tool=item.tool)
             elif item.kind is EXEMPT:
                 index.see_exempt(item.text)
         for candidate in read_answer(final.text, settings).candidates:
@@ -277,7 +277,7 @@ def measure_shuffled(path: Path, settings: Settings) -> FamilyMeasurement:
                 break
             if item.kind is EVIDENCE:
                 index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                 document=item.document)
+                                 document=item.document, tool=item.tool)
             elif item.kind is EXEMPT:
                 index.see_exempt(item.text)
         verdict = judge_answer(final.text, index, settings)

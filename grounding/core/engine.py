@@ -87,7 +87,7 @@ class Walk:
             if item.kind is EVIDENCE:
                 self.results_read += 1
                 evidence.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                    document=item.document)
+                                    document=item.document, tool=item.tool)
             elif item.kind is EXEMPT:
                 evidence.see_exempt(item.text)
             elif item.kind is NEITHER and self.previous is not None and is_evidence_check(item.text):

@@ -2,7 +2,7 @@
 it still refuses. The invention each reading could let through is written here and must stay flagged."""
 
 import pytest
-from conftest import judge, unsupported, via
+from conftest import judge, openai_record, unsupported, verdict_of, via
 
 from grounding.core.answer.labels import id_spans, parts_of, presented_as_reference
 
@@ -309,3 +309,13 @@ def test_a_total_over_a_list_in_sections(opening, closing):
 def test_an_attribute_list_written_with_spaces(answer, expected_unsupported, expected_via):
     verdict = judge({"cpu": "i7", "ram": "16 GB", "port": "fc1/3"}, answer=answer)
     assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_a_clock_tool_states_today():
+    record = openai_record({"now": "2025-07-22T10:03:00+08:00"}, answer="Next Wednesday (July 23, 2025) has seats.",
+                           user="tickets for next Wednesday")
+    record["messages"][1]["tool_calls"][0]["function"]["name"] = "get-current-date"
+    assert [f.formula for f in verdict_of(record).grounded_via] == [
+        "2025-07-23 = next wednesday from 2025-07-22 (today)"]
+    record["messages"][1]["tool_calls"][0]["function"]["name"] = "get_delivery_slot"  # no clock: no today
+    assert unsupported(verdict_of(record)) == ["2025-07-23"]

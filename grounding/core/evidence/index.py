@@ -81,13 +81,14 @@ class EvidenceIndex:
     # growing ------------------------------------------------------------------------------------------
 
     def see_result(
-        self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None
+        self, text: str, *, is_error: bool = False, arguments: str | None = None, document: object = None,
+        tool: str | None = None,
     ) -> None:
-        """A tool result: seen now, read when a question needs it."""
+        """A tool result (and its tool's name): seen now, read when a question needs it."""
         examined = examine_result(text, self.options, is_error, arguments, document)
         failed = examined.failed  # (a failed call's arguments ground nothing, §9.6: not a path it named either)
         self.stated.see(text, None if failed else examined.document, arguments=None if failed else arguments,
-                        failed=failed)
+                        failed=failed, tool=tool)
         seen = seen_of(examined)
         self._keep(examined, seen)
 

@@ -23,19 +23,22 @@ _Reading = Callable[[str, object, bool, str | None], set]  # (text, document or 
 class Stated:
     """The texts seen, in order, and the views of them worked out so far."""
 
-    __slots__ = ("_succeeded", "_texts", "_views", "cwd")
+    __slots__ = ("_clock_dates", "_succeeded", "_texts", "_views", "cwd")
 
     def __init__(self) -> None:
         self.cwd: str | None = None  # the session's working directory, where its records state one
         self._texts: list[tuple[str, object, bool, str | None]] = []
         self._succeeded: list[tuple[str, bool, str | None]] = []  # the texts but failed results: what code cites
         self._views: dict[str, tuple[int, set]] = {}  # a view's name -> (texts it was read from, what it holds)
+        self._clock_dates: set[str] = set()  # the dates a clock tool gave (get-current-date): today's
 
     def see(self, text: str, document: object = None, *, exempt: bool = False, arguments: str | None = None,
-            failed: bool = False) -> None:
-        """A tool result (with its JSON document, None when it failed or is text, and its call's arguments),
-        or exempt text."""
+            failed: bool = False, tool: str | None = None) -> None:
+        """A tool result (with its JSON document, None when it failed or is text, its call's arguments and its
+        tool's name), or exempt text."""
         self._texts.append((text, document, exempt, arguments))
+        if tool is not None and not failed and relative_dates.is_clock(tool, arguments):
+            self._clock_dates |= relative_dates.dates_in(text)
         if not failed:  # a failed lookup's text, echoing what was asked, shows nothing read (§9.6)
             self._succeeded.append((text, exempt, arguments))
 
@@ -53,8 +56,10 @@ class Stated:
         return self._view("words", lambda text, _, exempt, __: counts.counts_in_words(text) if exempt else set())
 
     def todays(self) -> set[str]:
-        """The current dates the user's and the app's texts state ("Today's date is 2025-03-10")."""
-        return self._view("todays", lambda text, _, exempt, __: relative_dates.todays_in(text) if exempt else set())
+        """The current dates the user's and the app's texts state ("Today's date is 2025-03-10"), and those a
+        clock tool gave (``get-current-date``)."""
+        stated = self._view("todays", lambda text, _, exempt, __: relative_dates.todays_in(text) if exempt else set())
+        return stated | self._clock_dates if self._clock_dates else stated
 
     def relative_phrases(self) -> set[relative_dates.Phrase]:
         """The dates relative to today the user's and the app's texts name ("last Friday")."""

@@ -1,5 +1,5 @@
 """Dates relative to a stated "today" (verdict quality VI): where the system or the user's text states the
-current date ("Today's date is Monday, 2025-03-10"), "last Friday", "next Wednesday", "the start of this
+current date ("Today's date is Monday, 2025-03-10"), or a clock tool gave it (``get-current-date``), "last Friday", "next Wednesday", "the start of this
 month" name dates computed from it. The phrases count where the answer or the user's text writes them;
 the date must be the one the phrase names (either reading where usage differs: "next Friday" is the first
 Friday after today or the Friday of next week). Offsets in days ("three weeks ago", "in 10 days") are
@@ -67,6 +67,33 @@ def todays_in(text: str) -> set[str]:
         if first is not None and _valid(first[1]):
             found.add(first[1])
     return found
+
+
+# A clock tool's name, as one token: get-current-date, current_time, getCurrentDate, now_date
+_CLOCK = LazyPattern(regex.compile, r"(?<![\w-])[a-z_-]*(?:current|now|today)[a-z_-]*(?:date|time)(?![\w-])",
+                     regex.IGNORECASE)
+
+
+def is_clock(tool: str, arguments: str | None = None) -> bool:
+    """True when a tool's name says it tells the current date or time (``get-current-date``), or its call's
+    arguments name such a tool (a router's ``execute-tool`` with ``"tool_name": "get-current-date"``).
+
+    >>> is_clock("get-current-date"), is_clock("getCurrentTime"), is_clock("get_current_weather")
+    (True, True, False)
+    >>> is_clock("execute-tool", '{"tool_name": "get-current-date"}'), is_clock("search", '{"date": "today"}')
+    (True, False)
+    """
+    return _CLOCK.search(tool) is not None or (arguments is not None and _CLOCK.search(arguments) is not None)
+
+
+def dates_in(text: str) -> set[str]:
+    """The dates a text writes, ISO or in prose with a year (a clock's answer: ``2025-07-22``).
+
+    >>> sorted(dates_in('{"now": "2025-07-22T10:03:00+08:00"}')), sorted(dates_in("Tuesday, July 22, 2025"))
+    (['2025-07-22'], ['2025-07-22'])
+    """
+    found = {match.group() for match in _ISO.finditer(text) if _valid(match.group())}
+    return found | {d.iso for d in prose_dates(text) if d.iso is not None}
 
 
 def named_dates(phrase: Phrase, today: str) -> set[str]:
