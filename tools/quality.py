@@ -15,6 +15,7 @@ catching inventions, fails.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -211,6 +212,7 @@ FAMILIES = (
     ("percentages", lambda formula: "* 100" in formula or "/ 100" in formula),
     ("means", lambda formula: "(mean of " in formula),
     ("chains", lambda formula: formula.count(" = ") >= 2),
+    ("unit conversions", lambda formula: re.search(r" (?:m|ft|km|mi|kg|lb|cm|in|l|gal|°C|°F) \* ", formula) is not None),
 )
 
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 
 from grounding.core.answer import announcing, masks
 from grounding.core.answer.candidates import Candidate
-from grounding.core.evidence import announced
+from grounding.core.evidence import announced, conversions
 from grounding.core.evidence.derive import exact_formula, find_formula, named_formula
-from grounding.core.evidence.percentages import percent_formula
+from grounding.core.evidence.percentages import family_formula, percent_formula
 from grounding.core.judging import ISO_DATE, Judging, ReadOperands, found, magnitude_of, reads_as_year
 from grounding.core.text import date_offsets, relative_dates
 from grounding.core.text.normalise import decimals_written, spell
@@ -50,6 +50,8 @@ def computed(candidate: Candidate, judging: Judging) -> Finding | None:
         formula = _announced(candidate, magnitude, judging) or _chained(candidate, magnitude, judging)
     if formula is None:
         formula = _percentage(candidate, magnitude, judging)
+    if formula is None:
+        formula = _converted(candidate, magnitude, judging)
     if formula is None:
         return None
     judging.derived[magnitude] = formula  # a link of later chains
@@ -140,3 +142,25 @@ def date_offset(candidate: Candidate, judging: Judging) -> Finding | None:
         phrases = index.stated.relative_phrases() | relative_dates.phrases_in("\n".join(judging.answer.segments))
         formula = relative_dates.find_relative(candidate.value, phrases, todays)
     return None if formula is None else found(candidate, "date-offset", formula)
+
+
+def _converted(candidate: Candidate, magnitude: Decimal, judging: Judging) -> str | None:
+    """A number read converted into the unit the answer writes after the value (evidence/conversions.py): over
+    the numbers the answer names, then over every number read."""
+    segments, work = judging.answer.segments, judging.work
+    assert work is not None  # (_computed asked)
+    unit = next(filter(None, (conversions.unit_after(segments[o.segment], o.end) for o in candidate.occurrences)),
+                None)
+    if unit is None:
+        return None
+    decimals = decimals_written(candidate.text)
+    pool = _before(judging).pool(max(decimals, 0))
+    if pool is None:
+        return None
+    own = pool.among(work.named)
+    for searched in ((own,) if own.values else ()) + (pool,):
+        formula = family_formula(magnitude, decimals,
+                                 lambda places, searched=searched: conversions.Converted(searched, places, unit))
+        if formula is not None:
+            return formula
+    return None

@@ -319,3 +319,26 @@ def test_a_clock_tool_states_today():
         "2025-07-23 = next wednesday from 2025-07-22 (today)"]
     record["messages"][1]["tool_calls"][0]["function"]["name"] = "get_delivery_slot"  # no clock: no today
     assert unsupported(verdict_of(record)) == ["2025-07-23"]
+
+
+# Units an answer converts a number read into ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_formula"),
+    [
+        ("Elevation of Denver: 650m above sea level", "Denver is 650 meters up (approximately 2,133 feet).", [],
+         "2133 = 650 m * 3.28084"),
+        ({"distance_km": 1798}, "The trip is 1,798 km (1,117.2 miles).", [], "1117.2 = 1798 km * 0.621371"),
+        ({"temp_c": 1021.5}, "It is 1870.7°F there.", [], "1870.7 = 1021.5 °C * 9/5 + 32"),
+        # refused: wrong arithmetic, and a number with no unit written after it
+        ("Elevation of Denver: 650m above sea level", "Denver is 650 meters up (approximately 2,134 feet).",
+         ["2134"], None),
+        ("Elevation of Denver: 650m above sea level", "Denver is 650 meters up; 2,133 people live at the top.",
+         ["2133"], None),
+    ],
+)
+def test_units_converted_from_a_number_read(evidence, answer, expected_unsupported, expected_formula):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.formula for finding in verdict.grounded_via] == ([expected_formula] if expected_formula else [])

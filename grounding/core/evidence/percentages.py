@@ -16,8 +16,9 @@ give nothing near the value are never looked at.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
+from typing import Protocol
 
 from grounding.core.evidence.announced import Pool
 from grounding.core.evidence.derive import CHANCE_BOUND
@@ -28,16 +29,30 @@ _LEAST_NEIGHBOURHOOD = 50
 _HUNDRED = 100
 
 
+class Family(Protocol):
+    """Formulas over a pool, their results in steps of the written precision, rounded or cut."""
+
+    def giving(self, target: int) -> str | None: ...  # the first formula whose result is the target
+    def near(self, low: int, high: int) -> Iterable[tuple[int, ...]]: ...  # the results, at least those near
+
+
 def percent_formula(magnitude: Decimal, decimals: int, pool: Pool, percents: Iterable[Decimal],
                     as_percent: bool) -> str | None:
     """The first formula giving magnitude (written with decimals places; as_percent: written with %) over
     pool that beats chance, or None."""
+    return family_formula(magnitude, decimals, lambda places: _Ratios(pool, places) if as_percent else _Scaled(
+        pool, places, tuple(percents)))
+
+
+def family_formula(magnitude: Decimal, decimals: int, family_at: Callable[[int], Family]) -> str | None:
+    """The first formula of a family (made at the places written) giving magnitude, when the family's
+    results near it are fewer than the chance bound allows; else None."""
     places = max(decimals, 0)
     scaled = magnitude.scaleb(places)
     if scaled <= 0 or scaled % 1 != 0:
         return None
     target = int(scaled)
-    family = _Ratios(pool, places) if as_percent else _Scaled(pool, places, tuple(percents))
+    family = family_at(places)
     formula = family.giving(target)
     if formula is None:
         return None
@@ -52,7 +67,7 @@ def percent_formula(magnitude: Decimal, decimals: int, pool: Pool, percents: Ite
     return f"{spell(magnitude)} = {formula}"
 
 
-def _slots(numerator: int, denominator: int, places: int) -> tuple[int, int]:
+def slots(numerator: int, denominator: int, places: int) -> tuple[int, int]:
     """numerator / denominator in steps of 10**-places: cut, and rounded half up."""
     scaled = numerator * 10**places
     return scaled // denominator, (2 * scaled + denominator) // (2 * denominator)
@@ -77,7 +92,7 @@ class _Ratios:
                     yield b, kind
 
     def _slots(self, a: int, b: int, kind: str) -> tuple[int, int]:
-        return _slots(_HUNDRED * a, b, self.places) if kind == "share" else _slots(
+        return slots(_HUNDRED * a, b, self.places) if kind == "share" else slots(
             _HUNDRED * abs(b - a), a, self.places)
 
     def giving(self, target: int) -> str | None:
@@ -114,11 +129,11 @@ class _Scaled:
     def giving(self, target: int) -> str | None:
         for x in self.pool.values:
             for numerator, denominator, text in self.factors:
-                if target in _slots(x * numerator, denominator, self.places):
+                if target in slots(x * numerator, denominator, self.places):
                     return f"{self.pool.shown(x)} * {text} / 100"
         return None
 
     def near(self, low: int, high: int) -> Iterator[tuple[int, int]]:
         for x in self.pool.values:
             for numerator, denominator, _ in self.factors:
-                yield _slots(x * numerator, denominator, self.places)
+                yield slots(x * numerator, denominator, self.places)
