@@ -74,10 +74,12 @@ def label(candidate: Candidate, judging: Judging) -> Finding | None:
 
 
 def _is_reference(candidate: Candidate, parts: list[tuple[str, int]], judging: Judging) -> bool:
-    """§9.25's guard: a label written as a reference, or coining an identifier of a family read, is judged
-    whole (labels.presented_as_reference, labels.id_spans)."""
+    """§9.25's guard: a label shaped or written as a reference, or coining an identifier of a family read, is
+    judged whole (labels.shaped_as_identifier, labels.presented_as_reference, labels.id_spans)."""
     if "_" not in candidate.text:
         return False  # a list of attributes
+    if labels.shaped_as_identifier(parts):
+        return True
     answer, index = judging.answer, judging.index
     if any(labels.presented_as_reference(parts, words_before(answer, occurrence, labels.WORDS_BEFORE))
            for occurrence in candidate.occurrences):

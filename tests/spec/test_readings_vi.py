@@ -18,7 +18,7 @@ _CARDS = {"user_id": "maria_lopez_9921", "zip": "4471", "payment_methods": ["cre
         # the labels a model coins for its own structure are still judged by parts
         ('{"steps": ["apply_voucher_7815826_first", "option_b_morning"]}', [],
          {"apply_voucher_7815826_first": "label"}),
-        ("Plan: refund_order_ORD55120 then close the case.", [], {"refund_order_ord55120": "label"}),
+        ("Plan: refund_ORD55120_then_close.", [], {"refund_ord55120_then_close": "label"}),
         ("Charged credit_card_7815826.", [], {}),  # read whole
         ("Step two: use_credit_card_7815826_then_close.", [], {"use_credit_card_7815826_then_close": "label"}),
         # refused: a read id or number recombined into a reference
@@ -28,6 +28,9 @@ _CARDS = {"user_id": "maria_lopez_9921", "zip": "4471", "payment_methods": ["cre
         ("I charged credit_card_4471.", ["credit_card_4471"], {}),  # a family read, other digits
         ("Linked to account maria_lopez_4471.", ["maria_lopez_4471"], {}),
         ("Plan: retry_with_credit_card_7781_first.", ["retry_with_credit_card_7781_first"], {}),
+        # a label that ends with its value has an identifier's shape: a name, then its number
+        ("Plan: refund_order_ORD55120 then close the case.", ["refund_order_ord55120"], {}),
+        ("Created account user_maria_lopez_4471.", ["user_maria_lopez_4471"], {}),
     ],
 )
 def test_a_label_presented_as_a_reference_is_judged_whole(answer, expected_unsupported, expected_via):

@@ -176,7 +176,7 @@ def test_anthropic_thinking_is_work_shown_but_never_evidence():
     [
         ({"voucher_id": "8812034"}, '{"step": "apply_voucher_8812034_first"}', [],
          {"apply_voucher_8812034_first": "label"}),
-        ({"order": "W4410022"}, "Queued refund_order_W4410022.", [], {"refund_order_w4410022": "label"}),
+        ({"order": "W4410022"}, "Queued refund_W4410022_order.", [], {"refund_w4410022_order": "label"}),
         ({"seat": "14C"}, "Booked seat_14c_upgrade.", [], {"seat_14c_upgrade": "label"}),
         ({"chip": "m2", "ram": "24GB"}, "The m2/24gb/1tb model", [], {"m2/24gb/1tb": "label"}),
         ({"cpu": "i9", "ram": "16GB"}, "An i9/16gb build", [], {"i9/16gb": "label"}),
@@ -185,6 +185,8 @@ def test_anthropic_thinking_is_work_shown_but_never_evidence():
         ({"voucher_id": "8812034"}, "Next: apply_voucher_8812039_first", ["8812039"], {}),
         ({"id": "ORD-55120"}, "Return ORD-55120-RTN", ["ord-55120-rtn"], {}),
         ({"id": "55120"}, "Return ORD_55120_RTN", ["ord_55120_rtn"], {}),
+        # a label ending with its value is shaped as an identifier (verdict quality VI): judged whole
+        ({"order": "W4410022"}, "Queued refund_order_W4410022.", ["refund_order_w4410022"], {}),
         ({"ram": "24GB"}, "The m2/24gb/2048gb model", ["2048"], {}),  # (a part under min_digits is prose)
         ({"zoom": "12x"}, "a 30x-zoom lens", ["30"], {}),
     ],

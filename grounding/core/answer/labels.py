@@ -6,10 +6,11 @@ joined by ``/`` (``m2/24gb/1tb``). Neither token was read as a whole, yet
 neither is invented when its value parts were read: each part is judged alone.
 An all-capitals token (``ORD_55120_RTN``) or one joined by ``-`` is no label.
 
-A label is the model's name for its own structure (``option_b_morning``). Where it is written as a
-reference, it is judged whole, as the identifier it claims to be: when one of its words or the words just
-before it say so (``refund_ref_ORD55120``, "your user id is user_maria_lopez_4471"), or when it holds a
-part shaped like an identifier family the conversation read (``credit_card_4471`` where
+A label is the model's name for its own structure (``option_b_morning``, ``apply_voucher_8812034_first``).
+Where it is shaped or written as a reference, it is judged whole, as the identifier it claims to be: when
+it ends with its value (``refund_order_W4410022``: a name, then its number), when one of its words or the
+words just before it say so (``refund_ref_ORD55120``, "your user id is …"), or when it holds a part
+shaped like an identifier family the conversation read (``credit_card_4471`` where
 ``credit_card_7815826`` was read: see id_spans). Else a read order id plus a made-up word would pass.
 """
 
@@ -97,6 +98,16 @@ def _split(text: str, joiner: str) -> list[tuple[str, int]]:
         parts.append((part, at))
         at += len(part) + 1
     return parts
+
+
+def shaped_as_identifier(parts: list[tuple[str, int]]) -> bool:
+    """True when a label ends with its value (``refund_order_W4410022``, ``user_maria_lopez_4471``): the shape
+    of an identifier (a name, then its number), not of a step the model names (``apply_voucher_8812034_first``).
+
+    >>> shaped_as_identifier(parts_of("user_maria_lopez_4471", 4)), shaped_as_identifier(parts_of("seat_14c_upgrade", 4))
+    (True, False)
+    """
+    return _DIGIT.search(parts[-1][0]) is not None
 
 
 def presented_as_reference(parts: list[tuple[str, int]], words_before: list[str]) -> bool:
