@@ -27,7 +27,7 @@ from grounding.core.judging import (
 )
 from grounding.core.settings import Settings
 from grounding.core.text.normalise import lookup_forms, normalise
-from grounding.core.text.units import written_before_words
+from grounding.core.text.units import scale_word_after, written_before_words
 from grounding.core.text.values import NUMBER
 from grounding.model import Finding, Verdict, status_of
 
@@ -80,12 +80,16 @@ def _route(candidate: Candidate, judging: Judging) -> Finding | None:
 
 def _verbatim(candidate: Candidate, judging: Judging) -> Finding | None:
     """§9.22: the token as the answer wrote it (``12B``, not its reading 12 billion; ``2b`` of
-    ``2b-parameter``), read letter for letter: a reading may add routes, never take one away."""
+    ``2b-parameter``; ``148.51`` of ``$148.51 billion``), read letter for letter: a reading may add routes,
+    never take one away."""
     written = normalise(candidate.text)
     index = judging.index
     if written != candidate.value and index.is_plain(written):  # (as the value, route 1 asked already)
         return found(candidate, "verbatim")
     head = written_before_words(written)
+    if head is None and " " in written:  # a number with a scale word: as written before it
+        number = written.split(" ", 1)[0]
+        head = number if scale_word_after(written, len(number)) is not None else None
     return found(candidate, "verbatim") if head is not None and index.is_plain(head) else None
 
 

@@ -63,8 +63,10 @@ def test_dev2_counts_are_pinned(dev2):
     assert (dev2.conversations, dev2.answers, dev2.final_answers) == (382, 405, 382)
     # values examined: 544 before rules 14-20. Ratings with their scale (§9.16) are no values (-7); "10K+"
     # and "800M+" say "or more" of a short number (-2); "4:30 PM" and "4:30 AM" are two values now, and
-    # "$577B" is examined as 577 billion (+6)
-    assert dev2.candidates == 541
+    # "$577B" is examined as 577 billion (+6); 541 before a number with a scale word is the number it scales
+    # to: "₩436.58 trillion" and "436.58T" in one answer are one value now, where "436.58" and "436.58T" were
+    # two (-2; no value is left unexamined: a number under min_digits as written, "1.5 million", stays prose)
+    assert dev2.candidates == 539
     # 49 before: ratings, clock times, "158-year-old", "21 million", "$400.4B", "2,000+" no longer accused;
     # two years and two coincidental sums no longer explained by arithmetic (§9.20); train numbers printed
     # after an escaped line break ("\nG101") read, and journey times written 5h59m where a timetable says
@@ -72,7 +74,9 @@ def test_dev2_counts_are_pinned(dev2):
     # 176 before §9.25: "Ave/59th" (an address, "5th Ave/59th St") is a list of short parts, no value
     # 175 before dates relative to today: "next Wednesday (July 23, 2025)" after get-current-date said 2025-07-22
     # (45, 174) before unit conversions: "650 meters above sea level (approximately 2,133 feet)" after "650m"
-    assert (dev2.flagged_answers, dev2.flagged_values) == (44, 173)
+    # (44, 173) before scale words: financial figures written "$148.51 billion" from 148514996224 read are
+    # rounded now (one answer no longer flagged)
+    assert (dev2.flagged_answers, dev2.flagged_values) == (43, 158)
 
 
 def test_dev2_routes_are_pinned(dev2):
@@ -80,9 +84,10 @@ def test_dev2_routes_are_pinned(dev2):
         # §9.22 asks first for the token as written: 8 values read as a unit or a prose date before
         # ("1980s", "1080p", "158-year-old", "1st January 2022") are the tool's tokens letter for letter
         # date-offset 2 before dates relative to a clock tool's today ("next Wednesday", 2025-07-23)
-        # derived 1 before unit conversions (2,133 feet = 650 m * 3.28084)
-        "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 2, "label": 1, "prose-date": 4,
-        "range": 6, "rounded": 28, "sign": 2, "stated": 1, "unit": 6, "verbatim": 8,
+        # derived 1 before unit conversions (2,133 feet = 650 m * 3.28084), 2 before scale words ("$104.12
+        # billion" was a coincidental sum; rounded now, with 13 more: rounded 28 before)
+        "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 1, "label": 1, "prose-date": 4,
+        "range": 6, "rounded": 42, "sign": 2, "stated": 1, "unit": 6, "verbatim": 8,
     }
 
 
@@ -110,7 +115,7 @@ def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, t
     assert (chance.dates_tried, chance.dates_explained) == dates
 
 
-@pytest.mark.parametrize(("split", "one_off", "shuffled"), [("dev", 451, 307), ("dev2", 1054, 536)])
+@pytest.mark.parametrize(("split", "one_off", "shuffled"), [("dev", 451, 307), ("dev2", 1054, 534)])
 def test_each_family_of_verdict_quality_vi_explains_under_one_percent_by_chance(split, one_off, shuffled):
     # values one digit off a copied one, judged in its place; and each final answer against the next
     # conversation's evidence (shuffled operands): what chains, record operands, percentages, means and

@@ -345,3 +345,22 @@ def test_units_converted_from_a_number_read(evidence, answer, expected_unsupport
     verdict = judge(evidence, answer=answer)
     assert unsupported(verdict) == expected_unsupported
     assert [finding.formula for finding in verdict.grounded_via] == ([expected_formula] if expected_formula else [])
+
+
+# A number written with a scale word is the number it scales to -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        ({"totalRevenue": 148514996224}, "Total revenue was $148.51 billion.", [], {"148510000000": "rounded"}),
+        ({"rev": 148.51}, "Revenue: $148.51 billion.", [], {"148510000000": "verbatim"}),  # as the tool wrote it
+        ({"rocks": "about 1.", "next": "5 million years old"}, "Rocks up to 1.5 million years old.", [], {}),  # prose
+        # refused: a figure the read number does not round to
+        ({"totalRevenue": 148514996224}, "Total revenue was $148.61 billion.", ["148610000000"], {}),
+        ({"rev": 148.52}, "Revenue: $148.51 billion.", ["148510000000"], {}),
+    ],
+)
+def test_a_number_with_a_scale_word(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via

@@ -10,8 +10,9 @@ from decimal import Decimal
 from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
-from grounding.core.text.normalise import is_number, normalise_once
+from grounding.core.text.normalise import digit_count, is_number, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
+from grounding.core.text.units import scale_word_after, scaled
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
 
 
@@ -59,7 +60,7 @@ def read_answer(text: str, settings: Settings) -> Answer:
     plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
     for index, segment in enumerate(segments):
         exempt = settings.is_exempt if settings.exempt else None  # (an exempt literal is kept as written)
-        for written, value, start, end in cite(_values_written(segment, words_matter), segment,
+        for written, value, start, end in cite(_values_written(segment, words_matter, min_digits), segment,
                                                settings.standard_names, exempt, words_matter):
             known = found.get(value)
             if known is None:
@@ -91,7 +92,7 @@ def as_shown(written: str) -> str:
     return shown or written
 
 
-def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, str, int, int]]:
+def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4) -> list[tuple[str, str, int, int]]:
     """(as written, normalised, start, end) for each token, prose dates read whole (§9.10).
 
     Without words_matter, tokens without a digit are left out; a prose date is still found, as its day is a
@@ -101,6 +102,7 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
+        written = _scaled_by_words(segment, written, min_digits) if "illion" in segment or "housand" in segment else written
         return _clock_times(segment, written) if ":" in segment or "h" in segment else written
     written = []
     at, emitted = 0, -1
@@ -116,7 +118,27 @@ def _values_written(segment: str, words_matter: bool = True) -> list[tuple[str, 
         value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
+    written = _scaled_by_words(segment, written, min_digits) if "illion" in segment or "housand" in segment else written
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
+
+
+def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
+                     min_digits: int) -> list[tuple[str, str, int, int]]:
+    """A number followed by a scale word is the number it scales to, as ``$148.51B`` is: ``$148.51 billion``
+    is 148510000000, written to the ten million (its report's text keeps the word). Only a number that is a
+    value as written (min_digits): "1.5 million years" stays prose, as "1.5" is."""
+    merged: list[tuple[str, str, int, int]] = []
+    covered = -1
+    for text, value, start, end in written:
+        if start < covered:
+            continue  # the scale word itself (a token only where words matter)
+        word = scale_word_after(segment, end) if is_number(value) and digit_count(value) >= min_digits else None
+        if word is None:
+            merged.append((text, value, start, end))
+            continue
+        exponent, covered = word
+        merged.append((segment[start:covered], scaled(value, exponent), start, covered))
+    return merged
 
 
 def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:

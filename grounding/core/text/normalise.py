@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import regex
 
+from grounding.core.text.units import scale_word_after
+
 LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
 _TRAIL = ".,;:!?%'\"`)]}>"
 _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
@@ -170,10 +172,10 @@ def digit_count(value: str) -> int:
 def decimals_written(text: str) -> int:
     """How many decimals a number was written with (``$3,617.00`` → 2).
 
-    A scale suffix counts as places before the point: ``$577B`` is written to the billion (-9).
+    A scale suffix or word counts as places before the point: ``$577B`` is written to the billion (-9).
 
-    >>> [decimals_written(text) for text in ["$3,617.00", "48.250", "2,184", "$400.4B"]]
-    [2, 3, 0, -8]
+    >>> [decimals_written(text) for text in ["$3,617.00", "48.250", "2,184", "$400.4B", "$148.51 billion"]]
+    [2, 3, 0, -8, -7]
     """
     folded = fold_digits(text)
     match = _WRITTEN_NUMBER.search(folded)
@@ -181,4 +183,7 @@ def decimals_written(text: str) -> int:
         return 0
     places = len(match.group(1)) if match.group(1) is not None else 0
     suffix = _SCALE_SUFFIX.match(folded, match.end())
-    return places - (9 if suffix.group(1).lower().startswith("b") else 12) if suffix else places
+    if suffix:
+        return places - (9 if suffix.group(1).lower().startswith("b") else 12)
+    word = scale_word_after(folded, match.end())
+    return places - word[0] if word else places

@@ -127,6 +127,20 @@ def scaled_numbers(text: str) -> list[str]:
     return found
 
 
+_SCALE_WORD_AFTER = re.compile(r"\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+
+
+def scale_word_after(text: str, end: int) -> tuple[int, int] | None:
+    """(its power of ten, where it ends) of the scale word written right after a number that ends at end
+    (``$148.51 billion``), or None.
+
+    >>> scale_word_after("$148.51 billion in revenue", 7), scale_word_after("148.51 people", 6)
+    ((9, 15), None)
+    """
+    match = _SCALE_WORD_AFTER.match(text, end)
+    return None if match is None else (SCALES[match.group(1).lower()], match.end())
+
+
 # A number glued to b/bn (billions) or t/tn (trillions), as finance writes amounts: $577B, $3.17T
 _SCALE_SUFFIX = re.compile(r"([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(bn?|tn?)")
 _SUFFIX_EXPONENT = {"b": 9, "bn": 9, "t": 12, "tn": 12}
