@@ -143,6 +143,20 @@ def one_digit_away(value: str) -> list[str]:
     return found
 
 
+def _index_before(items, stop, settings: Settings) -> EvidenceIndex:
+    """The evidence of items read until stop(item) holds, as the engine reads it."""
+    index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
+    for item in items:
+        if stop(item):
+            break
+        if item.kind is EVIDENCE:
+            index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
+                             document=item.document, tool=item.tool)
+        elif item.kind is EXEMPT:
+            index.see_exempt(item.text)
+    return index
+
+
 def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
     """Each final answer's numbers that a tool result holds, each changed by one digit where the change is
     read nowhere: how many of those changed values the derived search explains."""
@@ -150,21 +164,13 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
     for _record, conversation in _conversations(path):
         if conversation.unjudgeable is not None:
             continue
-        index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
         final = None
         for item in conversation.items:
             if item.kind is ANSWER:
                 final = item
         if final is None:
             continue
-        for item in conversation.items:
-            if item is final:
-                break
-            if item.kind is EVIDENCE:
-                index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                 document=item.document, tool=item.tool)
-            elif item.kind is EXEMPT:
-                index.see_exempt(item.text)
+        index = _index_before(conversation.items, lambda item, final=final: item is final, settings)
         answer = read_answer(final.text, settings)
         named = numbers_written(answer)
         before = None  # what an announced computation may take (§9.23), read for the first announced value
@@ -205,6 +211,7 @@ def measure_chance(path: Path, settings: Settings) -> ChanceMeasurement:
     return result
 
 
+_CONVERTED = re.compile(r" (?:m|ft|km|mi|kg|lb|cm|in|l|gal|°C|°F) \* ")  # how a unit conversion's formula reads
 # The families of computations of verdict quality VI, told by how their formulas read
 FAMILIES = (
     ("dates relative to a stated today", lambda formula: formula.endswith("(today)")),
@@ -212,7 +219,7 @@ FAMILIES = (
     ("percentages", lambda formula: "* 100" in formula or "/ 100" in formula),
     ("means", lambda formula: "(mean of " in formula),
     ("chains", lambda formula: formula.count(" = ") >= 2),
-    ("unit conversions", lambda formula: re.search(r" (?:m|ft|km|mi|kg|lb|cm|in|l|gal|°C|°F) \* ", formula) is not None),
+    ("unit conversions", lambda formula: _CONVERTED.search(formula) is not None),
 )
 
 
@@ -237,15 +244,7 @@ def measure_families(path: Path, settings: Settings) -> FamilyMeasurement:
         if not finals:
             continue
         final = finals[-1]
-        index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
-        for item in conversation.items:
-            if item is final:
-                break
-            if item.kind is EVIDENCE:
-                index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                 document=item.document, tool=item.tool)
-            elif item.kind is EXEMPT:
-                index.see_exempt(item.text)
+        index = _index_before(conversation.items, lambda item, final=final: item is final, settings)
         for candidate in read_answer(final.text, settings).candidates:
             if not (candidate.kind is NUMBER or is_iso_date(candidate.value)) or not index.is_any_form(candidate.value):
                 continue
@@ -273,15 +272,7 @@ def measure_shuffled(path: Path, settings: Settings) -> FamilyMeasurement:
     for at, conversation in enumerate(conversations):
         final = [item for item in conversation.items if item.kind is ANSWER][-1]
         other = conversations[(at + 1) % len(conversations)]
-        index = EvidenceIndex(ReadOptions(settings.min_digits, bool(settings.shapes)))
-        for item in other.items:
-            if item.kind is ANSWER:
-                break
-            if item.kind is EVIDENCE:
-                index.see_result(item.text, is_error=item.is_error, arguments=item.call_arguments,
-                                 document=item.document, tool=item.tool)
-            elif item.kind is EXEMPT:
-                index.see_exempt(item.text)
+        index = _index_before(other.items, lambda item: item.kind is ANSWER, settings)
         verdict = judge_answer(final.text, index, settings)
         result.tried += verdict.candidates
         for finding in verdict.grounded_via:
@@ -360,10 +351,11 @@ def _report(split: str, corpus: Path, settings: Settings, no_derived: bool) -> N
                   f"{chance.dates_explained}/{chance.dates_tried}\n")
         for conversation, value, formula in chance.examples:
             out.write(f"  explained: {conversation}: {value}: {formula}\n")
+        path = corpus / f"{split}.jsonl"
         _write_families(out, f"families of computation against chance, on {split}.jsonl: values and dates one "
-                        "digit off a copied one, judged in its place", measure_families(corpus / f"{split}.jsonl", settings))
+                        "digit off a copied one, judged in its place", measure_families(path, settings))
         _write_families(out, f"families of computation on shuffled operands, on {split}.jsonl: each final answer "
-                        "judged against the next conversation's evidence", measure_shuffled(corpus / f"{split}.jsonl", settings))
+                        "judged against the next conversation's evidence", measure_shuffled(path, settings))
 
 
 if __name__ == "__main__":

@@ -102,7 +102,8 @@ def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
-        written = _scaled_by_words(segment, written, min_digits) if "illion" in segment or "housand" in segment else written
+        if "illion" in segment or "housand" in segment:
+            written = _scaled_by_words(segment, written, min_digits)
         return _clock_times(segment, written) if ":" in segment or "h" in segment else written
     written = []
     at, emitted = 0, -1

@@ -104,8 +104,10 @@ def shaped_as_identifier(parts: list[tuple[str, int]]) -> bool:
     """True when a label ends with its value (``refund_order_W4410022``, ``user_maria_lopez_4471``): the shape
     of an identifier (a name, then its number), not of a step the model names (``apply_voucher_8812034_first``).
 
-    >>> shaped_as_identifier(parts_of("user_maria_lopez_4471", 4)), shaped_as_identifier(parts_of("seat_14c_upgrade", 4))
-    (True, False)
+    >>> shaped_as_identifier(parts_of("user_maria_lopez_4471", 4))
+    True
+    >>> shaped_as_identifier(parts_of("seat_14c_upgrade", 4))
+    False
     """
     return _DIGIT.search(parts[-1][0]) is not None
 

@@ -162,7 +162,9 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s\"'<>()\[\]{},]+", re.IGNORECASE)
 
 def _urls_in(text: str) -> set[str]:
     """The URLs text writes, lower case, without the punctuation that ends a sentence or the last "/"."""
-    return {match.group().rstrip(".,;:!?").rstrip("/").lower() for match in _URL.finditer(text)} if "://" in text else set()
+    if "://" not in text:
+        return set()
+    return {match.group().rstrip(".,;:!?").rstrip("/").lower() for match in _URL.finditer(text)}
 
 
 def _counts(text: str, document: object, _exempt: bool, _arguments: str | None) -> set[int]:

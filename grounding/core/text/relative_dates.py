@@ -1,9 +1,9 @@
 """Dates relative to a stated "today" (verdict quality VI): where the system or the user's text states the
-current date ("Today's date is Monday, 2025-03-10"), or a clock tool gave it (``get-current-date``), "last Friday", "next Wednesday", "the start of this
-month" name dates computed from it. The phrases count where the answer or the user's text writes them;
-the date must be the one the phrase names (either reading where usage differs: "next Friday" is the first
-Friday after today or the Friday of next week). Offsets in days ("three weeks ago", "in 10 days") are
-§9.19's (date_offsets), from any date read, a stated today among them.
+current date ("Today's date is Monday, 2025-03-10"), or a clock tool gave it (``get-current-date``), "last
+Friday", "next Wednesday", "the start of this month" name dates computed from it. The phrases count where
+the answer or the user's text writes them; the date must be the one the phrase names (either reading where
+usage differs: "next Friday" is the first Friday after today or the Friday of next week). Offsets in days
+("three weeks ago", "in 10 days") are §9.19's (date_offsets), from any date read, a stated today among them.
 """
 
 from __future__ import annotations
@@ -101,8 +101,10 @@ def named_dates(phrase: Phrase, today: str) -> set[str]:
 
     >>> sorted(named_dates(("last", "friday"), "2025-03-10")), sorted(named_dates(("next", "wednesday"), "2025-03-10"))
     (['2025-03-07'], ['2025-03-12', '2025-03-19'])
-    >>> sorted(named_dates(("start", "this month"), "2025-03-10")), sorted(named_dates(("end", "last month"), "2025-03-10"))
-    (['2025-03-01'], ['2025-02-28'])
+    >>> sorted(named_dates(("start", "this month"), "2025-03-10"))
+    ['2025-03-01']
+    >>> sorted(named_dates(("end", "last month"), "2025-03-10"))
+    ['2025-02-28']
     """
     now = date.fromisoformat(today)
     which, what = phrase
