@@ -16,7 +16,7 @@ from grounding.core.judging import ISO_DATE, Judging, ReadOperands, found, magni
 from grounding.core.text import date_offsets, relative_dates
 from grounding.core.text.normalise import decimals_written, spell
 from grounding.core.text.percents import written_as_percent
-from grounding.core.text.values import NUMBER
+from grounding.core.text.values import IDENTIFIER, NUMBER
 from grounding.model import Finding
 
 
@@ -41,10 +41,10 @@ def computed(candidate: Candidate, judging: Judging) -> Finding | None:
                            matched=earlier[1], at=candidate.at)
         if shown.refutes(magnitude, ReadOperands(judging.index), judging.settings):
             return None
-    formula = find_formula(magnitude, judging.index, work.named, work.bounded)
+    formula = find_formula(magnitude, judging.index, work.named, work.bounded, judging.dense)
     if formula is None:
         formula = judging.index.totals().mean_formula(magnitude, max(decimals_written(candidate.text), 0))
-    if formula is None:
+    if formula is None and magnitude in judging.dense:  # a formula over everything read, too likely by chance
         formula = _through_records(magnitude, judging)
     if formula is None and announcing.announcing_words(candidate, judging.answer) is not None:
         formula = _announced(candidate, magnitude, judging) or _chained(candidate, magnitude, judging)
@@ -64,11 +64,17 @@ def _through_records(magnitude: Decimal, judging: Judging) -> str | None:
     work = judging.work
     assert work is not None  # (_computed asked)
     if not judging.records:  # read once per answer, the first time a value asks
-        ids = frozenset(candidate.value for candidate in judging.answer.candidates)
+        ids = frozenset(candidate.value for candidate in judging.answer.candidates if _names_a_record(candidate))
         judging.records.append(frozenset(judging.index.stated.record_numbers(ids)))
     numbers = judging.records[0]
     formula = named_formula(magnitude, judging.index, work.named | numbers) if numbers - work.named else None
     return None if formula is None else f"{formula} (operands of the records the answer names)"
+
+
+def _names_a_record(candidate: Candidate) -> bool:
+    """An identifier, or a whole number written as digits alone (``item 4410``): what a record's id looks like;
+    not an amount, a date or a time, which most records of a result share."""
+    return candidate.kind is IDENTIFIER or (candidate.kind is NUMBER and candidate.text.isdigit())
 
 
 def _before(judging: Judging) -> announced.Before:

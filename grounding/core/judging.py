@@ -38,6 +38,7 @@ class Judging:
     before: list = field(default_factory=list)  # what an announced computation may take, once read (§9.23)
     derived: dict = field(default_factory=dict)  # values judged derived so far: a later chain's links
     records: list = field(default_factory=list)  # the numbers of the records its values identify, once read
+    dense: set = field(default_factory=set)  # values some formula over everything read gives, but by chance
 
     @classmethod
     def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings, shown: ShownEarlier | None) -> Judging:

@@ -33,7 +33,8 @@ BOUND_NOTE = f"the derived search stopped at its bound of {SEARCH_LIMIT:,} opera
 
 
 def find_formula(
-    magnitude: Decimal, index: EvidenceIndex, named: frozenset[Decimal] = frozenset(), bounded: set | None = None
+    magnitude: Decimal, index: EvidenceIndex, named: frozenset[Decimal] = frozenset(), bounded: set | None = None,
+    dense: set | None = None,
 ) -> str | None:
     """The first formula over operands that gives magnitude and beats chance, or None.
 
@@ -43,7 +44,8 @@ def find_formula(
     the answer itself names (named: the numbers it writes), whose formulas are
     far fewer, so a formula among them may beat chance where one among
     everything read cannot. A magnitude whose chance could not be told within SEARCH_LIMIT is added to
-    bounded (never taken as a match: the caller reports it).
+    bounded (never taken as a match: the caller reports it); one that some formula gives, but not likelier
+    than chance among everything read, to dense (a smaller pool of operands may still tell it).
     """
     if magnitude <= 0:
         return None
@@ -63,21 +65,25 @@ def find_formula(
         return formula
     if chance is None and bounded is not None:
         bounded.add(magnitude)
+    if dense is not None:
+        dense.add(magnitude)
     return named_formula(magnitude, index, named)
 
 
 def named_formula(magnitude: Decimal, index: EvidenceIndex, named: frozenset[Decimal]) -> str | None:
     """find_formula's second search: over the operands among named alone, the chance counted among them."""
+    spelled = index.operands_spelled()
+    pool = {value: spelled[value] for value in named if value in spelled}
+    # the counts a multiple may take are asked only when one could give the value (reading them reads every text)
+    factors = [k for k in MULTIPLES if (magnitude / k) in pool and (magnitude / k) * k == magnitude]
+    counts = index.stated_counts() if factors else set()
+    formula = _formula_among(magnitude, pool, counts)
+    if formula is None:
+        return None
     found = index.sorted_scaled_operands()
     if found is None:
         return None
     places = found[0]
-    counts = index.stated_counts()
-    spelled = index.operands_spelled()
-    pool = {value: spelled[value] for value in named if value in spelled}
-    formula = _formula_among(magnitude, pool, counts)
-    if formula is None:
-        return None
     scaled = sorted(int(value.scaleb(places)) for value in pool)
     return formula if beats_chance(magnitude, places, scaled, counts) else None
 

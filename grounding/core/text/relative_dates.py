@@ -70,20 +70,30 @@ def todays_in(text: str) -> set[str]:
 
 
 # A clock tool's name, as one token: get-current-date, current_time, getCurrentDate, now_date
-_CLOCK = LazyPattern(regex.compile, r"(?<![\w-])[a-z_-]*(?:current|now|today)[a-z_-]*(?:date|time)(?![\w-])",
-                     regex.IGNORECASE)
+_CLOCK = LazyPattern(regex.compile, r"[a-z_-]*(?:current|now|today)[a-z_-]*(?:date|time)[a-z_-]*", regex.IGNORECASE)
+_NAME = LazyPattern(regex.compile, r"[A-Za-z_-]+")
+_ARGUMENTS_LOOKED_AT = 1000  # a router's arguments naming the tool it calls are short
 
 
 def is_clock(tool: str, arguments: str | None = None) -> bool:
     """True when a tool's name says it tells the current date or time (``get-current-date``), or its call's
-    arguments name such a tool (a router's ``execute-tool`` with ``"tool_name": "get-current-date"``).
+    short arguments name such a tool (a router's ``execute-tool`` with ``"tool_name": "get-current-date"``).
 
     >>> is_clock("get-current-date"), is_clock("getCurrentTime"), is_clock("get_current_weather")
     (True, True, False)
     >>> is_clock("execute-tool", '{"tool_name": "get-current-date"}'), is_clock("search", '{"date": "today"}')
     (True, False)
     """
-    return _CLOCK.search(tool) is not None or (arguments is not None and _CLOCK.search(arguments) is not None)
+    if _names_clock(tool):
+        return True
+    if arguments is None or len(arguments) > _ARGUMENTS_LOOKED_AT:
+        return False
+    lowered = arguments.lower()
+    return ("date" in lowered or "time" in lowered) and any(map(_names_clock, _NAME.findall(arguments)))
+
+
+def _names_clock(name: str) -> bool:
+    return _CLOCK.fullmatch(name) is not None
 
 
 def dates_in(text: str) -> set[str]:
