@@ -364,3 +364,10 @@ def test_units_converted_from_a_number_read(evidence, answer, expected_unsupport
 def test_a_number_with_a_scale_word(evidence, answer, expected_unsupported, expected_via):
     verdict = judge(evidence, answer=answer)
     assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_a_range_of_grouped_numbers_is_the_range_of_its_ends():
+    evidence = {"prices": [930, 1076, 1930, 2076]}
+    assert via(judge(evidence, answer="First class ¥930-1,076")) == {"930-1076": "range"}
+    assert via(judge(evidence, answer="Business ¥1,930-2,076")) == {"1930-2076": "range"}
+    assert unsupported(judge(evidence, answer="First class ¥930-1,077")) == ["930-1077"]

@@ -49,6 +49,8 @@ def normalise(token: str) -> str:
 
     >>> [normalise(t) for t in ["$1,234,567.50", "2048.0", "-$1,475.00", "(FC1/3)", "007", "+5", "2,000+"]]
     ['1234567.5', '2048', '-1475', 'fc1/3', '007', '5', '2000']
+    >>> normalise("930-1,076"), normalise("1,930-2,076.5"), normalise("1,2-3")
+    ('930-1076', '1930-2076.5', '1,2-3')
     """
     text = fold_digits(token.lower()).strip()
     text = text.lstrip(LEADING_MARKS).rstrip(_TRAIL)
@@ -61,12 +63,19 @@ def normalise(token: str) -> str:
     return _spelled(text) if first and first in _NUMBER_STARTS else text
 
 
+_GROUPED = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_GROUPED_RANGE = re.compile(rf"{_GROUPED}-{_GROUPED}")
+
+
 def _spelled(text: str) -> str:
     """A stripped token that may be a number (it begins with a digit or sign): spelled, when it is one.
     A "+" after it says "or more" (``2,000+``, ``10k+``): the number is what it states."""
     if text[-1:] == "+" and len(text) > 1:
         text = text[:-1]
-    return spell_number(text) if (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text) else text
+    if (_NUMBER if "," in text else _UNGROUPED_NUMBER).fullmatch(text):
+        return spell_number(text)
+    # a range of grouped numbers (930-1,076) is the range of the numbers (930-1076), as its ends are read
+    return text.replace(",", "") if "," in text and _GROUPED_RANGE.fullmatch(text) else text
 
 
 def normalise_once(token: str) -> str:
