@@ -88,7 +88,8 @@ def test_dev2_routes_are_pinned(dev2):
         # derived 1 before unit conversions (2,133 feet = 650 m * 3.28084), 2 before scale words ("$104.12
         # billion" was a coincidental sum; rounded now, with 13 more: rounded 28 before)
         "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 1, "label": 1, "prose-date": 4,
-        "range": 8, "rounded": 42,  # range 6 before "¥930-1,076" was a range "sign": 2, "stated": 1, "unit": 6, "verbatim": 8,
+        # range 6 before "¥930-1,076" was a range of its ends
+        "range": 8, "rounded": 42, "sign": 2, "stated": 1, "unit": 6, "verbatim": 8,
     }
 
 
