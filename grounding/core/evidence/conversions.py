@@ -6,10 +6,9 @@ converts into it, at the precision written (rounded or cut), under the same chan
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from fractions import Fraction
-
-import regex
 
 from grounding.core.evidence.announced import Pool
 from grounding.core.evidence.percentages import slots
@@ -23,7 +22,7 @@ _WORDS = {
     "cm": "cm", "centimeters": "cm", "centimetres": "cm", "gal": "gal", "gallons": "gal", "l": "l",
     "liters": "l", "litres": "l", "°f": "F", "fahrenheit": "F", "°c": "C", "celsius": "C",
 }  # fmt: skip
-_UNIT_AFTER = LazyPattern(regex.compile, r"\s?(°\s?[fc]\b|[a-z]+\b)", regex.IGNORECASE)
+_UNIT_AFTER = LazyPattern(re.compile, r"\s?(°\s?[fc]\b|[a-z]+\b)", re.IGNORECASE)
 # (into: (from, factor, offset, how it is shown)): value = x * factor + offset
 _FACTORS: dict[str, tuple[tuple[str, Fraction, Fraction, str], ...]] = {
     "ft": (("m", Fraction("3.28084"), Fraction(0), "{x} m * 3.28084"),),

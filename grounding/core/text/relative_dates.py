@@ -9,23 +9,22 @@ usage differs: "next Friday" is the first Friday after today or the Friday of ne
 from __future__ import annotations
 
 import calendar
+import re
 from datetime import date, timedelta
-
-import regex
 
 from grounding.core.text.dates import prose_dates
 from grounding.core.text.patterns import LazyPattern
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _PHRASE = LazyPattern(
-    regex.compile,
+    re.compile,
     r"\b(?:(?P<which>last|next|this|coming|past|previous)\s+(?P<day>" + "|".join(_DAYS) + r")"
     r"|(?:the\s+)?(?P<edge>start|beginning|end)\s+of\s+(?:the\s+)?(?P<when>this|last|next|current|previous)?"
     r"\s*(?P<period>week|month))\b",
-    regex.IGNORECASE,
+    re.IGNORECASE,
 )
-_TODAY = LazyPattern(regex.compile, r"\b(?:today|current\s+(?:date|time))\b", regex.IGNORECASE)
-_ISO = LazyPattern(regex.compile, r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_TODAY = LazyPattern(re.compile, r"\b(?:today|current\s+(?:date|time))\b", re.IGNORECASE)
+_ISO = LazyPattern(re.compile, r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _REACH = 60  # characters after "today" its date may be written in ("Today's date is Monday, 2025-03-10")
 Phrase = tuple[str, str]  # ("last", "friday"), ("start", "this month"): a phrase's reading, lower case
 
@@ -70,8 +69,8 @@ def todays_in(text: str) -> set[str]:
 
 
 # A clock tool's name, as one token: get-current-date, current_time, getCurrentDate, now_date
-_CLOCK = LazyPattern(regex.compile, r"[a-z_-]*(?:current|now|today)[a-z_-]*(?:date|time)[a-z_-]*", regex.IGNORECASE)
-_NAME = LazyPattern(regex.compile, r"[A-Za-z_-]+")
+_CLOCK = LazyPattern(re.compile, r"[a-z_-]*(?:current|now|today)[a-z_-]*(?:date|time)[a-z_-]*", re.IGNORECASE)
+_NAME = LazyPattern(re.compile, r"[A-Za-z_-]+")
 _ARGUMENTS_LOOKED_AT = 1000  # a router's arguments naming the tool it calls are short
 
 
@@ -86,14 +85,19 @@ def is_clock(tool: str, arguments: str | None = None) -> bool:
     """
     if _names_clock(tool):
         return True
-    if arguments is None or len(arguments) > _ARGUMENTS_LOOKED_AT:
+    if arguments is None or len(arguments) > _ARGUMENTS_LOOKED_AT or not _may_name_clock(arguments.lower()):
         return False
-    lowered = arguments.lower()
-    return ("date" in lowered or "time" in lowered) and any(map(_names_clock, _NAME.findall(arguments)))
+    return any(map(_names_clock, _NAME.findall(arguments)))
+
+
+def _may_name_clock(lowered: str) -> bool:
+    """Told without a pattern for most names and arguments: they write no clock word."""
+    return ("date" in lowered or "time" in lowered) and ("current" in lowered or "now" in lowered or
+                                                          "today" in lowered)
 
 
 def _names_clock(name: str) -> bool:
-    return _CLOCK.fullmatch(name) is not None
+    return _may_name_clock(name.lower()) and _CLOCK.fullmatch(name) is not None
 
 
 def dates_in(text: str) -> set[str]:
