@@ -22,8 +22,9 @@ from grounding.model import Finding
 
 def computed(candidate: Candidate, judging: Judging) -> Finding | None:
     """Routes 9 and 10 (§9.7, §9.9, §9.23, §9.24): a computation the answer writes (stated, listed-total), one
-    the assistant wrote before it (shown-earlier), then a formula over operands (derived), wider for a value
-    the answer announces as computed."""
+    the assistant wrote before it (shown-earlier), then a formula over operands (derived): over everything
+    read, a collection's mean, the records the answer names, the wider search (and its chains) for a value
+    the answer announces as computed, a percentage, a unit conversion."""
     work = judging.work
     if work is None or candidate.kind is not NUMBER or masks.all_masked(candidate, judging.answer):
         return None
@@ -62,7 +63,7 @@ def _through_records(magnitude: Decimal, judging: Judging) -> str | None:
     """A formula over the numbers the answer writes and those of the records its values identify (an item
     id beside its price: evidence/records.py), the chance counted among them (derive.named_formula)."""
     work = judging.work
-    assert work is not None  # (_computed asked)
+    assert work is not None  # (computed asked)
     if not judging.records:  # read once per answer, the first time a value asks
         ids = frozenset(candidate.value for candidate in judging.answer.candidates if _names_a_record(candidate))
         judging.records.append(frozenset(judging.index.stated.record_numbers(ids)))
@@ -87,7 +88,7 @@ def _before(judging: Judging) -> announced.Before:
 def _announced(candidate: Candidate, magnitude: Decimal, judging: Judging) -> str | None:
     """§9.23: the wider search for a value the answer announces as a computation."""
     work = judging.work
-    assert work is not None  # (_computed asked)
+    assert work is not None  # (computed asked)
     formula, bounded = announced.formula_for(magnitude, decimals_written(candidate.text), _before(judging),
                                              announcing.numbers_before(candidate, judging.answer), work.named)
     if bounded:
@@ -99,7 +100,7 @@ def _chained(candidate: Candidate, magnitude: Decimal, judging: Judging) -> str 
     """An announced computation over numbers read and links: the numbers the answer writes before the value
     that are themselves derived (a value judged derived before it, or a shorter number §9.7 derives)."""
     work, index = judging.work, judging.index
-    assert work is not None  # (_computed asked)
+    assert work is not None  # (computed asked)
     before = _before(judging)
     named_before = announcing.numbers_before(candidate, judging.answer)
     links = {}
@@ -123,7 +124,7 @@ def _percentage(candidate: Candidate, magnitude: Decimal, judging: Judging) -> s
     conversation states (evidence/percentages.py): over the numbers read, else over those the answer
     names."""
     segments, work = judging.answer.segments, judging.work
-    assert work is not None  # (_computed asked)
+    assert work is not None  # (computed asked)
     as_percent = any(written_as_percent(segments[o.segment], o.end) for o in candidate.occurrences)
     stated = judging.index.stated.percentages() if not as_percent else ()
     if not (as_percent or stated):
@@ -139,7 +140,7 @@ def _percentage(candidate: Candidate, magnitude: Decimal, judging: Judging) -> s
 
 def date_offset(candidate: Candidate, judging: Judging) -> Finding | None:
     """§9.19: a date that is an offset the answer or the user's text states from a date read or exempt
-    ("the day after", "in 3 days")."""
+    ("the day after", "in 3 days"); or a date a phrase names from a stated today ("last Friday")."""
     work, index = judging.work, judging.index
     if work is None or ISO_DATE.fullmatch(candidate.value) is None:
         return None
@@ -154,7 +155,7 @@ def _converted(candidate: Candidate, magnitude: Decimal, judging: Judging) -> st
     """A number read converted into the unit the answer writes after the value (evidence/conversions.py): over
     the numbers the answer names, then over every number read."""
     segments, work = judging.answer.segments, judging.work
-    assert work is not None  # (_computed asked)
+    assert work is not None  # (computed asked)
     unit = next(filter(None, (conversions.unit_after(segments[o.segment], o.end) for o in candidate.occurrences)),
                 None)
     if unit is None:
