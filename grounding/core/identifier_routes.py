@@ -137,9 +137,11 @@ def reference(candidate: Candidate, judging: Judging) -> Finding | None:
     if not all(_REFERENCE_WORD.fullmatch(word) and stated.writes_word(word) for word in words):
         return None
     settings, index = judging.settings, judging.index
-    for part in values:
-        classified = settings.classify(normalise(part))
-        if classified is None or not grounded_by_early_routes(classified.value, classified.kind, part, index):
+    classified = [(value, part) for part in values if (value := settings.classify(normalise(part))) is not None]
+    if not classified:
+        return None  # (a part under min_digits, such as v2, is prose: no value to ground)
+    for value, part in classified:
+        if not grounded_by_early_routes(value.value, value.kind, part, index):
             return None
     return found(candidate, "reference", matched=base)
 

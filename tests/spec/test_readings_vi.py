@@ -265,6 +265,7 @@ _API = "You manage the records at https://api.example.test/v2/ . Resources: Pati
         ({"id": "C-2291"}, "See customers/C-2291 for details.", [], {"customers/c-2291": "reference"}),
         ({"id": "ORD-4471"}, "Fetch https://api.example.test/v2/Order/ORD-4471 to check.", [],
          {"https://api.example.test/v2/order/ord-4471": "reference"}),
+        ({"id": "ORD-4471"}, "GET Patient/v2/Order/ORD-4471 now.", [], {"patient/v2/order/ord-4471": "reference"}),
         # refused: a made-up id, a resource nobody named, a base URL nobody gave
         ({"id": "ORD-4471"}, "Created Order/ORD-4472.", ["order/ord-4472"], {}),
         ({"id": "ORD-4471"}, "Created Invoice/ORD-4471.", ["invoice/ord-4471"], {}),
