@@ -165,9 +165,9 @@ def _converted(candidate: Candidate, magnitude: Decimal, judging: Judging) -> st
     if pool is None:
         return None
     own = pool.among(work.named)
-    for searched in ((own,) if own.values else ()) + (pool,):
-        formula = family_formula(magnitude, decimals,
-                                 lambda places, searched=searched: conversions.Converted(searched, places, unit))
-        if formula is not None:
-            return formula
-    return None
+    formula = _conversion(magnitude, decimals, own, unit) if own.values else None
+    return formula or _conversion(magnitude, decimals, pool, unit)
+
+
+def _conversion(magnitude: Decimal, decimals: int, pool: announced.Pool, unit: str) -> str | None:
+    return family_formula(magnitude, decimals, lambda places: conversions.Converted(pool, places, unit))

@@ -38,7 +38,7 @@ class Line:
 def item_sums(lines: list[Line], number: int) -> list[list[Num]]:
     """The three sums tried over the list above a total line: last, first, every amount; over the list
     right above it, then over the lists above it across their headings (a bill in sections)."""
-    sums = []
+    sums: list[list[Num]] = []
     for items in (_items_above(lines, number), _items_above(lines, number, across_headings=True)):
         if items:
             lasts = [amounts[-1] for amounts in items if amounts]

@@ -119,7 +119,8 @@ class _Scaled:
         self.pool, self.places = pool, places
         self.factors = []  # (numerator, denominator, text) of each factor
         for p in percents:
-            exponent = max(-p.as_tuple().exponent, 0)
+            written = p.as_tuple().exponent  # (a percentage read is finite: an int)
+            exponent = -written if isinstance(written, int) and written < 0 else 0
             hundred, p_scaled = _HUNDRED * 10**exponent, int(p.scaleb(exponent))
             for factor, text in ((hundred + p_scaled, f"(100 + {spell(p)})"),
                                  (hundred - p_scaled, f"(100 - {spell(p)})"), (p_scaled, spell(p))):

@@ -56,13 +56,14 @@ def todays_in(text: str) -> set[str]:
     >>> sorted(todays_in("The current date is March 3, 2025.")), todays_in("Now book 2025-04-01.")
     (['2025-03-03'], set())
     """
-    found = set()
+    found: set[str] = set()
     for match in _TODAY.finditer(text):
         reach = text[match.end() : match.end() + _REACH]
+        written: list[tuple[int, str]] = [(d.start, d.iso) for d in prose_dates(reach) if d.iso is not None]
         iso = _ISO.search(reach)
-        prose = next((d for d in prose_dates(reach) if d.iso is not None), None)
-        first = min((m for m in ((iso.start(), iso.group()) if iso else None,
-                                 (prose.start, prose.iso) if prose else None) if m), default=None)
+        if iso is not None:
+            written.append((iso.start(), iso.group()))
+        first = min(written, default=None)  # the date written first after the word
         if first is not None and _valid(first[1]):
             found.add(first[1])
     return found
