@@ -88,6 +88,9 @@ def check(inputs: list[str], **flags: object) -> None:
         checked = Options.of(options.values, **({"explain": True} if options["output-format"] == "html" else {}))
         if options["input-format"] is not None:
             resolve_format(options["input-format"])
+        if options["output-format"] == "html" and not options["output"] and _is_terminal(sys.stdout):
+            raise GroundingError("--format html writes a web page, not terminal text: give -o report.html "
+                                 "(or redirect standard output to a file)")
         if options["output-dir"] and (options["output"] or options["output-format"] not in ("full", "json-lines")):
             raise GroundingError("--output-dir writes the JSON Lines report, a file per input file: it takes "
                                  "neither --output nor another --output-format")
@@ -105,6 +108,13 @@ def check(inputs: list[str], **flags: object) -> None:
         _fail(error)
     code = _run(inputs, checked, options, known, write_baseline)
     raise typer.Exit(int(code))
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # a stream without a terminal, or closed
+        return False
 
 
 def _refuse_inputs_in(folder: str, inputs: list[str]) -> None:
@@ -133,9 +143,12 @@ class ExplainFormat(str, Enum):
     JSON = "json"
 
 
-def _asked_for(event: JudgedAnswer, conversation: str | None, turn: int | None) -> bool:
-    """Whether ground explain shows an answer: the one asked for, or, when none is, every flagged one."""
+def _asked_for(event: JudgedAnswer, conversation: str | None, turn: int | None, value: str | None = None) -> bool:
+    """Whether ground explain shows an answer: the one asked for; when none is, every answer that writes the
+    value asked for, or, with no value either, every flagged one."""
     if conversation is None:
+        if value is not None:
+            return any(entry.value == value for entry in event.explanation)
         return event.verdict.status is Status.FLAGGED
     return event.conversation == conversation and (turn is None or event.turn == turn)
 
@@ -172,7 +185,8 @@ def explain_command(
     conversation: Annotated[Optional[str], typer.Option(
         "--conversation", metavar="ID", help="The conversation to explain [default: every flagged answer].")] = None,
     turn: Annotated[Optional[int], typer.Option("--turn", metavar="K", help="Only answer K (0-based).")] = None,
-    value: Annotated[Optional[str], typer.Option("--value", metavar="V", help="Only this value.")] = None,
+    value: Annotated[Optional[str], typer.Option(
+        "--value", metavar="V", help="Only this value (without --conversation: every answer writing it).")] = None,
     output_format: Annotated[
         ExplainFormat, typer.Option("--output-format", "--format", help="full (default) or json.")
     ] = ExplainFormat.FULL,
@@ -194,8 +208,8 @@ def explain_command(
         check_readable(inputs)
     except GroundingError as error:
         _fail(error)
-    if conversation is None and (turn is not None or value is not None):
-        _fail(GroundingError("--turn and --value choose within one answer: give --conversation ID too"))
+    if conversation is None and turn is not None:
+        _fail(GroundingError("--turn chooses within one conversation: give --conversation ID too"))
     wanted = None if value is None else normalise(value)
     shown = 0
     values_seen: list[str] = []
@@ -207,22 +221,31 @@ def explain_command(
             continue
         if event.conversation is not None:
             ids[event.conversation] = None
-        if not _asked_for(event, conversation, turn):
+        if not _asked_for(event, conversation, turn, wanted):
             continue
         shown += 1
         values_seen += [e.text for e in event.explanation]
         entries = [e for e in event.explanation if wanted is None or e.value == wanted]
         if entries or wanted is None:
             _print_explained(event, entries, output_format)
+    _say_what_was_not_found(conversation, turn, value, shown, list(ids), values_seen)
+
+
+def _say_what_was_not_found(conversation: str | None, turn: int | None, value: str | None, shown: int,
+                            ids: list[str], values_seen: list[str]) -> None:
+    """ground explain's end: the answer or value asked for that the input does not hold, as a usage error."""
     if conversation is None:
+        if value is not None and not shown:
+            _fail(GroundingError(f"--value {value!r}: no answer in the input writes it"))
         if not shown:
             print("no answer flagged in the input: nothing to explain (--conversation ID explains any answer)",
                   file=sys.stderr)
         return
     where = f"--conversation {conversation!r}" + (f" --turn {turn}" if turn is not None else "")
     if not shown:
-        _fail(GroundingError(f"{where}: no such answer in the input ({_listed(ids, 'its conversations')})"))
-    if wanted is not None and not any(normalise(text) == wanted for text in values_seen):
+        held = _listed(dict.fromkeys(ids), "its conversations")
+        _fail(GroundingError(f"{where}: no such answer in the input ({held})"))
+    if value is not None and not any(normalise(text) == normalise(value) for text in values_seen):
         listed = ", ".join(dict.fromkeys(values_seen)) or "none"
         _fail(GroundingError(f"--value {value!r}: not a value of {where} (its values: {listed})"))
 

@@ -173,7 +173,8 @@ def _finish(summary: Summary, settings: Settings, options: Resolved, known: Base
         except OSError as error:  # a full disk, a quota: the old baseline stands (written whole or not at all)
             _fail(GroundingError(f"--baseline {options['baseline']}: cannot write the baseline "
                                  f"({error.strerror or error}); an older baseline there is left as it was"))
-        if not options["quiet"]:
+        terminal_report = options["output-format"] in ("full", "concise") and not options["output"]
+        if not options["quiet"] and not terminal_report:  # (a report on the terminal ends with the line already)
             print(summary_line(summary), file=sys.stderr)
         print(f"wrote {counted(count, 'baseline entry', 'baseline entries')} to {options['baseline']}", file=sys.stderr)
         return ExitCode.OK

@@ -156,14 +156,14 @@ def describe(resolved: Resolved) -> list[str]:
     A key with no value is a comment: TOML has no null.
 
     >>> describe(Resolved({"min-digits": 4, "input-format": None}, {"min-digits": "default", "input-format": "default"}))
-    ['min-digits   = 4  # default', '# input-format is not set  # default']
+    ['min-digits   = 4  # default', '# input-format is not set (default)']
     """
     width = max(map(len, resolved.values))
     lines = []
     for key, value in resolved.values.items():
         origin = resolved.origins[key]
         if value is None:
-            lines.append(f"# {key} is not set  # {origin}")
+            lines.append(f"# {key} is not set ({origin})")  # one comment: TOML has no null
         else:
             lines.append(f"{key:<{width}} = {toml_value(value)}  # {origin}")
     return lines

@@ -216,6 +216,7 @@ def test_write_baseline_writes_the_baseline_not_the_report(tmp_path):
     result = invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline")
     assert result.exit_code == 0 and "1Z999AA10123456785" not in result.stdout
     assert "wrote 2 baseline entries to" in result.stderr
+    assert (result.stdout + result.stderr).count("3 conversations, 3 answers judged") == 1  # the summary once
 
 
 def test_write_baseline_refuses_an_input_as_the_baseline(tmp_path):
@@ -430,3 +431,27 @@ def test_a_baseline_of_another_schema_version_is_refused_by_name(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(REPO / "fixtures" / "support_bot.jsonl"),
                            "--baseline", str(baseline)], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and "schema_version 2" in proc.stderr and "--write-baseline" in proc.stderr
+
+
+def test_explain_a_value_without_a_conversation_searches_every_answer():
+    result = invoke("explain", SUPPORT, "--value", "$889.50")
+    assert result.exit_code == 0
+    assert "conversation refund-arithmetic turn 0: derived" in result.stdout and "$889.50 (number)" in result.stdout
+    assert invoke("explain", SUPPORT, "--value", "$1.00").exit_code == 2  # written by no answer
+    assert invoke("explain", SUPPORT, "--turn", "0").exit_code == 2  # a turn needs its conversation
+
+
+def test_config_writes_an_unset_key_as_one_comment():
+    lines = invoke("config").stdout.splitlines()
+    assert "# output is not set (default)" in lines
+
+
+def test_the_html_report_is_not_dumped_on_a_terminal(monkeypatch, tmp_path):
+    from grounding.cli import app as cli_app
+
+    monkeypatch.setattr(cli_app, "_is_terminal", lambda stream: True)
+    result = invoke("check", SUPPORT, "--format", "html")
+    assert result.exit_code == 2 and "give -o report.html" in result.stderr
+    report = tmp_path / "report.html"
+    assert invoke("check", SUPPORT, "--format", "html", "-o", str(report)).exit_code == 1  # to a file: written
+    assert report.read_text().startswith("<!doctype html>")
