@@ -1,7 +1,7 @@
 """Progress on standard error for long runs — never on standard output, never on a line of the report.
 
-Shown only when standard error is an interactive terminal and ``CI`` is not set; ``--no-progress`` and
-``--quiet`` turn it off. Where the size of every input is known (plain files) it is a bar with the bytes
+Shown only when standard error is an interactive terminal and ``CI`` is not set, and only once a run has
+taken a second; ``--no-progress`` and ``--quiet`` turn it off. Where the size of every input is known (plain files) it is a bar with the bytes
 read of the total, the rate and the time left; otherwise (standard input, compressed files) a spinner.
 
 It is drawn on one line with a carriage return, from the thread that reads the inputs, and only there:
@@ -23,6 +23,7 @@ from grounding.reporters.summary import counted
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _ERASE = "\r\x1b[K"
 _REDRAW_SECONDS = 0.1
+_FIRST_AFTER_SECONDS = 1.0  # a run done sooner shows none: a flash of a bar on a small input is noise
 _BAR_CELLS = 20
 
 
@@ -56,7 +57,7 @@ class Progress:
         self._bytes += getattr(record, "size", 0)
         self._sources.add(record.source)
         now = time.monotonic()
-        if now - self._last >= _REDRAW_SECONDS:
+        if now - self._last >= _REDRAW_SECONDS and now - self._started >= _FIRST_AFTER_SECONDS:
             self._last = now
             self._draw(now)
 

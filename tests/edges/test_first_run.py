@@ -762,3 +762,28 @@ def test_a_report_through_a_symbolic_link_replaces_the_file_it_names(tmp_path):
     link.symlink_to(target)
     assert invoke("check", SUPPORT, "-o", str(link)).exit_code == 1
     assert link.is_symlink() and "RMA-40213" in target.read_text()
+
+
+def test_progress_is_drawn_only_after_a_second_of_work():
+    from grounding.cli.progress import Progress
+    from grounding.model import Record
+
+    class Terminal:
+        written: list = []
+
+        def isatty(self):
+            return True
+
+        def write(self, text):
+            self.written.append(text)
+
+        def flush(self):
+            pass
+
+    progress = Progress(Terminal(), total_bytes=7_500)
+    record = Record("small.jsonl", 1, {}, 7_500)
+    progress.advance(record)
+    assert Terminal.written == []  # a small input read at once: no bar flashes
+    progress._started -= 1.5
+    progress.advance(record)
+    assert any("reading" in text for text in Terminal.written)
