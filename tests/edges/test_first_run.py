@@ -194,23 +194,26 @@ def test_progress_never_shares_a_line_with_the_report_in_a_terminal(tmp_path):
         assert line.startswith((str(path), "  ", "3000 conversations")), line
 
 
+class _Terminal:
+    """An interactive terminal that keeps what is written to it."""
+
+    def __init__(self):
+        self.written = []
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.written.append(text)
+
+    def flush(self):
+        pass
+
+
 def test_progress_is_drawn_on_a_terminal_and_is_a_bar_for_a_file_of_known_size(tmp_path):
     from grounding.cli.progress import Progress
 
-    class Terminal:
-        def __init__(self):
-            self.written = []
-
-        def isatty(self):
-            return True
-
-        def write(self, text):
-            self.written.append(text)
-
-        def flush(self):
-            pass
-
-    terminal = Terminal()
+    terminal = _Terminal()
     progress = Progress(terminal, total_bytes=1000)
     line = progress.line(progress._started + 1)
     assert "0 B of 1.0 kB" in line and "left" in line
@@ -768,22 +771,11 @@ def test_progress_is_drawn_only_after_a_second_of_work():
     from grounding.cli.progress import Progress
     from grounding.model import Record
 
-    class Terminal:
-        written: list = []
-
-        def isatty(self):
-            return True
-
-        def write(self, text):
-            self.written.append(text)
-
-        def flush(self):
-            pass
-
-    progress = Progress(Terminal(), total_bytes=7_500)
+    terminal = _Terminal()
+    progress = Progress(terminal, total_bytes=7_500)
     record = Record("small.jsonl", 1, {}, 7_500)
     progress.advance(record)
-    assert Terminal.written == []  # a small input read at once: no bar flashes
+    assert terminal.written == []  # a small input read at once: no bar flashes
     progress._started -= 1.5
     progress.advance(record)
-    assert any("reading" in text for text in Terminal.written)
+    assert any("reading" in text for text in terminal.written)
