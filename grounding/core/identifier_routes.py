@@ -59,7 +59,7 @@ def label(candidate: Candidate, judging: Judging) -> Finding | None:
     written = candidate.text
     if "/" in written and "_" not in written and candidate.occurrences:  # a list of attributes written with spaces
         first = candidate.occurrences[0]
-        written += labels.unit_after(judging.answer.segments[first.segment][first.end : first.end + 8])
+        written += labels.unit_continuing_list(judging.answer.segments[first.segment][first.end : first.end + 8])
     parts = labels.parts_of(written, settings.min_digits)
     if parts is None or _is_reference(candidate, parts, judging):
         return None

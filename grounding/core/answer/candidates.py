@@ -102,9 +102,7 @@ def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
-        if "illion" in segment or "housand" in segment:
-            written = _scaled_by_words(segment, written, min_digits)
-        return _clock_times(segment, written) if ":" in segment or "h" in segment else written
+        return _read_across_tokens(segment, written, min_digits)
     written = []
     at, emitted = 0, -1
     for text, start, end in found:
@@ -119,7 +117,15 @@ def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4
         value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
-    written = _scaled_by_words(segment, written, min_digits) if "illion" in segment or "housand" in segment else written
+    return _read_across_tokens(segment, written, min_digits)
+
+
+def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
+                        min_digits: int) -> list[tuple[str, str, int, int]]:
+    """The values a token's next words change: a scale word (``$148.51 billion``), a meridiem (``8:00 PM``).
+    Each is told by a character test first: most answers write neither."""
+    if "illion" in segment or "housand" in segment:
+        written = _scaled_by_words(segment, written, min_digits)
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
 
 

@@ -57,11 +57,11 @@ _UNIT_AFTER = re.compile(r" ([A-Za-z]{1,4})/")
 _NOT_UNITS = frozenset({"in", "am", "pm", "st", "nd", "rd", "th", "at", "on", "to", "of", "or", "and"})
 
 
-def unit_after(following: str) -> str:
+def unit_continuing_list(following: str) -> str:
     """The unit word written after a list of attributes (``i7/16`` then `` GB/1 TB``: a list written with
     spaces, cut there into tokens), to be read as the last part's, or "".
 
-    >>> unit_after(" GB/1 TB"), unit_after(" is fast"), unit_after(" in/out"), unit_after(" GB.")
+    >>> unit_continuing_list(" GB/1 TB"), unit_continuing_list(" is fast"), unit_continuing_list(" in/out"), unit_continuing_list(" GB.")
     ('GB', '', '', '')
     """
     match = _UNIT_AFTER.match(following)

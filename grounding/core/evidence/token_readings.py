@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, NamedTuple
 
-from grounding.core.text.dates import date_parts, duration_as_clock, halves, halves_written
+from grounding.core.text.dates import ISO_DATE_WRITTEN, date_parts, duration_as_clock, halves, halves_written
 from grounding.core.text.normalise import (
     ASCII_LETTERS,
     LEADING_MARKS,
@@ -36,7 +36,6 @@ _NUMBER_LEAD = frozenset("0123456789-")
 _PLAIN_DIGITS = re.compile(r"[0-9]+")
 _LETTER_LED = re.compile(r"[a-z][a-z0-9]*")
 _DATE_OR_TIME_HINT = re.compile(r"\d:\d|\d{4}-\d\d-\d")
-_DATE_INSIDE = re.compile(r"(?<![0-9])[0-9]{4}-[01][0-9]-[0-3][0-9](?![0-9])")
 _TAILS = 8  # runs of parts ending an identifier that are read as its components (§9.4)
 _CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past this (memory stays flat)
 # What an ASCII run without a comma must look like to hold a number (_as_number): marks normalising strips
@@ -216,7 +215,7 @@ def components_of(value: str, min_digits: int) -> tuple[str, ...]:
     parts.update(value[joiner.end() :] for joiner in joiners[-_TAILS:] if joiner.end() < len(value))
     # a date inside a longer token (reports/2025-03-07/summary.png) is read as that date: its "-" joins
     # the date's own parts, so no part or run of parts ending the token is it
-    found: list[str] = _DATE_INSIDE.findall(value) if "-" in value else []
+    found: list[str] = ISO_DATE_WRITTEN.findall(value) if "-" in value else []
     for part in parts:
         if not _HAS_DIGIT.search(part):
             continue  # a value needs a digit (no shapes apply to components)

@@ -18,6 +18,8 @@ _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # Minutes may be one digit (7:0, as a program printing hours writes them, §9.14)
 _TIME = r"(\d{1,2}):(\d{1,2})(?::(\d{2})(?:\.\d+)?)?(z|[-+]\d{1,2}(?::?\d{2})?)?"
 _DATE_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[t_]" + _TIME)
+# An ISO date written in text or inside a longer token, not part of a longer number (reports/2025-03-07/x)
+ISO_DATE_WRITTEN = re.compile(r"(?<![0-9])[0-9]{4}-[01][0-9]-[0-3][0-9](?![0-9])")
 _TIME_ONLY = re.compile(_TIME)
 # Two times, or two dates, joined (§9.15): the first time has no seconds (after seconds "-05:00" is an
 # offset), and the second date may leave out the year and month it shares with the first (2025-03-07/08).

@@ -12,7 +12,7 @@ import calendar
 import re
 from datetime import date, timedelta
 
-from grounding.core.text.dates import prose_dates
+from grounding.core.text.dates import ISO_DATE_WRITTEN, prose_dates
 from grounding.core.text.patterns import LazyPattern
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -24,7 +24,6 @@ _PHRASE = LazyPattern(
     re.IGNORECASE,
 )
 _TODAY = LazyPattern(re.compile, r"\b(?:today|current\s+(?:date|time))\b", re.IGNORECASE)
-_ISO = LazyPattern(re.compile, r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _REACH = 60  # characters after "today" its date may be written in ("Today's date is Monday, 2025-03-10")
 Phrase = tuple[str, str]  # ("last", "friday"), ("start", "this month"): a phrase's reading, lower case
 
@@ -60,7 +59,7 @@ def todays_in(text: str) -> set[str]:
     for match in _TODAY.finditer(text):
         reach = text[match.end() : match.end() + _REACH]
         written: list[tuple[int, str]] = [(d.start, d.iso) for d in prose_dates(reach) if d.iso is not None]
-        iso = _ISO.search(reach)
+        iso = ISO_DATE_WRITTEN.search(reach)
         if iso is not None:
             written.append((iso.start(), iso.group()))
         first = min(written, default=None)  # the date written first after the word
@@ -107,7 +106,7 @@ def dates_in(text: str) -> set[str]:
     >>> sorted(dates_in('{"now": "2025-07-22T10:03:00+08:00"}')), sorted(dates_in("Tuesday, July 22, 2025"))
     (['2025-07-22'], ['2025-07-22'])
     """
-    found = {match.group() for match in _ISO.finditer(text) if _valid(match.group())}
+    found = {match.group() for match in ISO_DATE_WRITTEN.finditer(text) if _valid(match.group())}
     return found | {d.iso for d in prose_dates(text) if d.iso is not None}
 
 
