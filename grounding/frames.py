@@ -38,9 +38,10 @@ _NEEDLES = ("[evidence check", "[schema check", "Validation feedback:", "Fix the
 # What the gate's correction starts with (grounding.gate): a reader or a test recognises the frame by it.
 EVIDENCE_CHECK_FRAME_PREFIX = "[evidence check]"
 # The gate's frame at a line start, or after the marker of a framework that wraps it on the same line
-# (CrewAI's guardrail retry, smolagents' check error): either way it is the gate's correction, and the
-# revision latch counts it.
-_EVIDENCE_CHECK = re.compile(rf"^[ \t>*#]*(?:(?:{_WRAPPERS}):?[ \t]*)?\[evidence check", re.MULTILINE)
+# (CrewAI's guardrail retry, smolagents' check error, and Claude Code's stop-hook feedback, which writes
+# "[<hook command>]: " before the hook's reason): either way it is the gate's correction, and the revision
+# latch counts it.
+_EVIDENCE_CHECK = re.compile(rf"^[ \t>*#]*(?:(?:{_WRAPPERS}|\[[^\]\n]+\]):?[ \t]*)?\[evidence check", re.MULTILINE)
 _SCHEMA_CHECK = re.compile(r"^[ \t>*#]*\[schema check", re.MULTILINE)
 # A tool result longer than this is data, not a framework's retry text.
 LONGEST_FRAME_IN_A_RESULT = 8192
@@ -71,6 +72,8 @@ def is_evidence_check(text: str) -> bool:
     """True for text holding the gate's correction frame, as sent or wrapped by a framework's retry.
 
     >>> is_evidence_check("Check grounded failed with error: [evidence check] Your answer states values")
+    True
+    >>> is_evidence_check("Stop hook feedback:\\n[ground hook claude-code]: [evidence check] Your answer states")
     True
     >>> is_evidence_check("I ran an [evidence check] myself.")
     False

@@ -16,6 +16,7 @@ import typer
 from grounding import __version__
 from grounding.cli.checking import Terminated, _fail, _is_utf8, _run, stdout_unwritable
 from grounding.cli.flags import command_line, with_options
+from grounding.cli.hook_commands import hook_app
 from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
 from grounding.errors import GroundingError
@@ -268,6 +269,9 @@ def formats() -> None:
     """List the transcript formats ground reads, in the order it tries them on each record."""
     for name in FORMAT_NAMES:
         print(f"{name:<18} {FORMAT_DESCRIPTIONS[name]}")
+
+
+app.add_typer(hook_app, name="hook")
 
 
 

@@ -47,6 +47,8 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("openai_agents", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("nemo", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("guardrails_ai", ("library", "fixing", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
+    # the stop hook of a coding agent's harness: its event in, the session file read, the gate's posture out
+    ("hooks", ("hooks", "gate", "library", "session", "options", "transcripts", *SHARED), ("cli", "run", "reporters")),
     # the Dask engine: the run's workers on a cluster
     ("dask", ("run", "library", "transcripts", *SHARED), ("cli", "reporters", "core")),
     ("run", ("run", "core", "transcripts", *SHARED), ("reporters", "cli")),

@@ -197,3 +197,34 @@ def test_paths_against_the_sessions_working_directory(answer, listing, expected_
         assert unsupported(judged.verdict) == expected_unsupported and via(judged.verdict) == expected_via
     else:
         assert unsupported(judged.verdict) == ["/srv/app2/priv/static/app.css:12"]
+
+
+def _rollout(answer: str, listing: str, cwd: str = "/srv/app2") -> list[dict]:
+    stamp = "2026-11-30T10:00:00.000Z"
+    return [
+        {"timestamp": stamp, "type": "session_meta", "payload": {"id": "r", "cwd": cwd}},
+        {"timestamp": stamp, "type": "event_msg", "payload": {"type": "user_message", "message": "Where is the CSS?"}},
+        {"timestamp": stamp, "type": "response_item", "payload": {
+            "type": "function_call", "name": "shell", "call_id": "c1", "arguments": '{"command": ["ls", "-R"]}'}},
+        {"timestamp": stamp, "type": "response_item", "payload": {
+            "type": "function_call_output", "call_id": "c1", "output": listing}},
+        {"timestamp": stamp, "type": "response_item", "payload": {
+            "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": answer}]}},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported"),
+    [
+        ("They are in /srv/app2/priv/static/.", []),
+        ("They are in /srv/app3/priv/static/.", ["/srv/app3/priv/static/"]),  # another directory than the session's
+    ],
+)
+def test_a_codex_rollouts_working_directory_is_its_session_metas(answer, expected_unsupported):
+    from grounding.core.engine import check_conversation
+    from grounding.transcripts.formats import codex_cli
+
+    conversation = codex_cli.assemble(list(enumerate(_rollout(answer, "priv/static/app.css"), start=1)), "r.jsonl")
+    assert conversation.cwd == "/srv/app2"
+    [judged] = list(check_conversation(conversation, build_settings()))
+    assert unsupported(judged.verdict) == expected_unsupported

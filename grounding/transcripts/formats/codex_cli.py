@@ -1,10 +1,11 @@
 """OpenAI Codex CLI rollouts (``~/.codex/sessions/**/rollout-*.jsonl``): one session per file.
 
-Each line is ``{"timestamp", "type", "payload"}``. ``session_meta`` carries the session id and the
-instructions (exempt); a ``response_item`` payload is an OpenAI Responses item (messages, ``function_call``
-/ ``function_call_output``, reasoning), read as the Responses reader reads them; an ``event_msg`` of type
-``user_message`` is the user's turn (newer rollouts record user turns only so; older ones record them twice,
-which exempts the same text twice and changes nothing). Other events (token counts, the agent's messages
+Each line is ``{"timestamp", "type", "payload"}``. ``session_meta`` carries the session id, the
+instructions (exempt) and the working directory (``cwd``: a ``path:line`` under it is read relative to it,
+as in Claude Code, §9.26); a ``response_item`` payload is an OpenAI Responses item (messages,
+``function_call`` / ``function_call_output``, reasoning), read as the Responses reader reads them; an
+``event_msg`` of type ``user_message`` is the user's turn (newer rollouts record user turns only so; older
+ones record them twice, which exempts the same text twice and changes nothing). Other events (token counts, the agent's messages
 again, reasoning summaries) and ``turn_context`` repeat what the items hold: they are skipped, not read
 twice. A ``function_call_output`` is often JSON inside a JSON string (``{"output": …, "metadata": …}``):
 it is read as any JSON result.
@@ -43,7 +44,7 @@ def group_key(record: dict) -> str | None:
 
 def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | None] | None = None) -> Conversation:
     """One conversation from a rollout's records, in file order (ids: unused, a rollout names no parent)."""
-    session_id, instructions = None, None
+    session_id, instructions, cwd = None, None, None
     sequence: list[dict] = []
     lines: list[int] = []
     for line, record in records:
@@ -51,6 +52,7 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
         if kind == "session_meta":
             session_id = payload.get("id")
             instructions = payload.get("instructions") if isinstance(payload.get("instructions"), str) else None
+            cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else cwd
         elif kind == "event_msg":
             sequence.append({"type": "message", "role": "user",
                              "content": [{"type": "input_text", "text": payload["message"]}]})
@@ -66,4 +68,4 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
               if entry.get("type", "message") == "message" and entry.get("role") == "assistant"]
     items = answers_at_lines(conversation.items, spoken)
     return replace(conversation, id=None if session_id is None else str(session_id), items=items,
-                   input_format="codex-cli")
+                   input_format="codex-cli", cwd=cwd)
