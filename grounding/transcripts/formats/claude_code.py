@@ -4,7 +4,8 @@ Each record carries one Anthropic message (often one content block of it: an
 assistant turn with text and a tool call is several records sharing
 ``message.id``). Tool results are ``tool_result`` blocks in ``type: "user"``
 records; ``toolUseResult`` is the harness's own copy (it may hold more than
-the model saw): not evidence. Meta records and system reminders are the
+the model saw): not evidence. An editing tool's result echoes the lines the
+agent typed: those are its own words (edit_echoes.py). Meta records and system reminders are the
 harness's words: neither evidence nor exempt. ``progress`` records repeat a
 sub-agent's messages and are not read twice.
 """
@@ -15,6 +16,7 @@ import re
 
 from grounding.model import Conversation, Item, Kind
 from grounding.transcripts.formats.common import CallLedger, arguments_text, calls_item, result_items, user_text
+from grounding.transcripts.formats.edit_echoes import EDITING_TOOLS, without_echo
 
 _TYPES = frozenset({"user", "assistant", "system", "summary", "queue-operation", "file-history-snapshot", "progress"})
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
@@ -160,5 +162,9 @@ def _user_items(record: dict, blocks: list[dict], ledger: CallLedger) -> list[It
             content = block.get("content")
             if isinstance(content, list):
                 content = [b for b in content if isinstance(b, dict) and b.get("type") == "text"] or ""
+            if call.name in EDITING_TOOLS:  # the agent's own lines, said back
+                content = without_echo(content, call.arguments) if isinstance(content, str) else [
+                    {**b, "text": without_echo(b["text"], call.arguments)} if isinstance(b.get("text"), str) else b
+                    for b in content]
             items.extend(result_items(content, is_error=block.get("is_error") is True, arguments=call.arguments, tool=call.name))
     return items
