@@ -63,3 +63,31 @@ def test_a_write_of_a_whole_file_and_a_multi_edit_are_the_agents_words_too():
 def test_a_read_of_the_same_lines_grounds_them():
     read = {"file_path": "/srv/app/worker.py"}
     assert unsupported(_judged("Read", read, EDITED, "The timeout is now 45000 ms.")) == []
+
+
+_NUMBERED_115_158 = "\n".join(f"{n:6d}→    line {n}" for n in range(115, 159))
+
+
+@pytest.mark.parametrize(
+    ("call", "call_input", "result", "answer", "expected_unsupported"),
+    [
+        # grounded: the path read, both ends read as line numbers of that file (Read's numbering, grep -n)
+        ("Read", {"file_path": "/srv/app/store.ts"}, _NUMBERED_115_158, "See store.ts:120-158.", []),
+        ("Bash", {"command": "grep -n x store.ts"}, "store.ts:120:a\nstore.ts:158:b", "See store.ts:120-158.", []),
+        ("Read", {"file_path": "/srv/app/order_sync_worker_test.go"}, _NUMBERED_115_158,
+         "The test is order_sync_worker_test.go:120-158.", []),
+        # refused: an end one past what was read, an end no line of the file shows, another file, a path not read
+        ("Read", {"file_path": "/srv/app/store.ts"}, _NUMBERED_115_158, "See store.ts:120-159.", ["store.ts:120-159"]),
+        ("Bash", {"command": "grep -n x store.ts"}, "store.ts:120:a\nstore.ts:158:b", "See store.ts:120-157.",
+         ["store.ts:120-157"]),
+        ("Bash", {"command": "grep -n x store.ts"}, "store.ts:120:a\nother.ts:158:b", "See store.ts:120-158.",
+         ["store.ts:120-158"]),
+        ("Read", {"file_path": "/srv/app/store.ts"}, _NUMBERED_115_158, "See src/store.ts:120-158.",
+         ["src/store.ts:120-158"]),
+    ],
+)
+def test_a_line_range_is_read_when_the_path_and_both_ends_were(call, call_input, result, answer,
+                                                               expected_unsupported):
+    verdict = _judged(call, call_input, result, answer)
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.via for finding in verdict.grounded_via] == ([] if expected_unsupported else ["line"])

@@ -83,10 +83,11 @@ def _second_words(standard_names: frozenset[str]) -> frozenset[str]:
     return frozenset(name.split(" ", 1)[1] for name in standard_names if " " in name)
 
 
-# path:line, path:line:col, path#L12 and path#L12-L40; the path holds a "/" or ends with a file's extension
+# path:line, path:line:col, path:first-last, path#L12 and path#L12-L40; the path holds a "/" or ends with a
+# file's extension
 _LOCATION = re.compile(
     r"(?P<path>(?:[\w.~-]*/)*[\w.-]*[\w-]\.[A-Za-z0-9]{1,10}|(?:[\w.~-]+/)+[\w.-]+)"
-    r"(?::(?P<line>\d{1,6})(?::\d{1,4})?|#L(?P<first>\d{1,6})(?:-L?(?P<last>\d{1,6}))?)"
+    r"(?::(?P<line>\d{1,6})(?::\d{1,4}|-(?P<end>\d{1,6}))?|#L(?P<first>\d{1,6})(?:-L?(?P<last>\d{1,6}))?)"
 )
 
 
@@ -95,11 +96,15 @@ def code_location(written: str) -> tuple[str, tuple[int, ...]] | None:
 
     >>> code_location("src/cache.py:88"), code_location("lib/app.ex:12:5"), code_location("a/b.ts#L12-L40")
     (('src/cache.py', (88,)), ('lib/app.ex', (12,)), ('a/b.ts', (12, 40)))
+    >>> code_location("store.ts:120-158"), code_location("store.ts:158-120")
+    (('store.ts', (120, 158)), None)
     >>> code_location("127.0.0.1:4000"), code_location("ORD-4471")
     (None, None)
     """
     match = _LOCATION.fullmatch(written)
     if match is None or match.group("path").replace(".", "").isdigit():
         return None
-    lines = [match.group(group) for group in ("line", "first", "last") if match.group(group)]
-    return match.group("path"), tuple(map(int, lines))
+    lines = tuple(int(match.group(group)) for group in ("line", "end", "first", "last") if match.group(group))
+    if len(lines) == 2 and lines[0] >= lines[1]:
+        return None  # (a range runs forward: 158-120 cites no lines)
+    return match.group("path"), lines
