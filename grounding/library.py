@@ -91,6 +91,7 @@ class Options:
     schema_for: Mapping[str, str] = _default("schema-for")  # conversation-id glob -> schema file
     require_tool: Sequence[str] = _default("require-tool")
     code_needs_execution: str | None = _default("code-needs-execution")
+    code_blocks: str = _default("code-blocks")  # "examples": code the answer authors holds examples; "judge"
     contract_warn_only: bool = _default("contract-warn-only")
     jobs: int = _default("jobs")  # worker processes for run() (0: one per core)
     flush_after: float | None = _default("flush-after")

@@ -43,7 +43,9 @@ class Judging:
     @classmethod
     def of(cls, answer: Answer, index: EvidenceIndex, settings: Settings, shown: ShownEarlier | None) -> Judging:
         work = arithmetic.Computations(answer, ReadOperands(index), settings.min_digits) if settings.derived else None
-        return cls(answer, index, settings, work, examples.Examples(answer), shown)
+        authored_code = settings.code_blocks == "examples"
+        return cls(answer, index, settings, work,
+                   examples.Examples(answer, index.stated.holds_lines, authored_code=authored_code), shown)
 
 
 def found(candidate: Candidate, via: str, formula: str | None = None, matched: str | None = None) -> Finding:
@@ -123,6 +125,20 @@ class ReadOperands:
 
 def neighbour_read(value: str, index: EvidenceIndex) -> bool:
     """True when a spelling one character off value was read (examples.neighbours): a typo of a read value."""
+    if not _may_have_read_a_neighbour(value, index):
+        return False
     variants = examples.neighbours(value)
     # said verbatim first: a search of the texts seen, where a form may send a huge result through reading
     return any(map(index.says_verbatim, variants)) or any(map(index.is_any_form, variants))
+
+
+def _may_have_read_a_neighbour(value: str, index: EvidenceIndex) -> bool:
+    """False when no spelling one character off value can have been read: a neighbour of an identifier
+    (a value with a letter, read as written) holds one half of it whole, the half its changed character is
+    not in, and no text seen holds either half. Numbers and dates are read in other spellings too: for them
+    every neighbour is looked up."""
+    if not any(character.isalpha() for character in value):
+        return True
+    mentions = index.stated.mentions
+    return any(mentions(part[: len(part) // 2]) or mentions(part[len(part) // 2 :])
+               for part in examples.typo_parts(value))

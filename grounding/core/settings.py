@@ -77,6 +77,7 @@ class Settings:
     required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn
     code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
     standard_names: frozenset[str] = frozenset(STANDARD_NAMES)  # prose, not values: SHA-256, UTF-8 (§9.26)
+    code_blocks: str = "examples"  # code the answer authors holds examples; "judge": judged like prose
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:

@@ -227,4 +227,5 @@ def settings_from(options: Keyed) -> Settings:
                    fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
                    rules=selection(options["select"], options["ignore"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"],
-                   standard_names=standard_names(options["standard-names"], options["extend-standard-names"]))
+                   standard_names=standard_names(options["standard-names"], options["extend-standard-names"]),
+                   code_blocks=options["code-blocks"])

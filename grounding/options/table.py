@@ -123,6 +123,10 @@ OPTIONS: tuple[Option, ...] = (
            "Fail an answer whose turn made no successful call of NAME.", "NAME", typed=_LIST),
     Option("code-needs-execution", "str", None, ("--code-needs-execution",),
            "Fail an answer that presents a fenced code block with no successful call of TOOL.", "TOOL", typed=str),
+    Option("code-blocks", "choice", "examples", ("--code-blocks",),
+           "Literals in code the answer writes: examples (code it authors is an example; output it quotes, as a "
+           "command printed it, is judged) or judge (judged like prose) [examples].", "MODE", typed=str,
+           choices=("examples", "judge")),
     Option("contract-warn-only", "bool", False, ("--contract-warn-only",),
            "Report contract-unmet answers without failing.", typed=bool),
     Option("jobs", "jobs", 1, ("--jobs", "-j"), "Worker processes (0 = one per core); output is the same [1].", "N",

@@ -91,3 +91,52 @@ def test_a_line_range_is_read_when_the_path_and_both_ends_were(call, call_input,
     verdict = _judged(call, call_input, result, answer)
     assert unsupported(verdict) == expected_unsupported
     assert [finding.via for finding in verdict.grounded_via] == ([] if expected_unsupported else ["line"])
+
+
+# Code the answer authors versus output it quotes --------------------------------------------------------
+
+TEST_RUN = "===== 12 passed in 0.84s =====\nworker_pool.py:88: ResourceWarning: unclosed socket fd=4242\n"
+AUTHORED = [
+    # a proposed config, a test sketch, an example payload: examples, never failing the answer
+    "Set the timeout in `config.yaml`:\n\n```yaml\nsync:\n  timeout_ms: 45000\n```\n",
+    "A test for it:\n\n```python\ndef test_sync():\n    assert sync(order_id=\"xyz-7891\") == 200\n```\n",
+    "Send it a payload like\n\n```json\n{\"id\": \"req-20391\", \"pid\": 93021}\n```\n",
+    "Raise it with `timeout = 45000` in the worker's settings.",
+    "The handler expects `{\"id\": \"req-20391\"}` as its body.",
+]
+
+
+@pytest.mark.parametrize("answer", AUTHORED)
+def test_literals_in_code_the_answer_authors_are_examples(answer):
+    verdict = _judged("Bash", {"command": "pytest"}, TEST_RUN, answer)
+    assert unsupported(verdict) == [] and verdict.examples
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported"),
+    [
+        # quoted output: tagged as output, presented as what a command printed, or mostly lines read
+        ("```console\n===== 12 passed in 0.84s =====\nfd=4343\n```", ["4343"]),
+        ("The test run printed:\n\n```\nResourceWarning: unclosed socket fd=4343\n```", ["4343"]),
+        ("Here is line 88 from the log:\n\n```\nworker_pool.py:88: ResourceWarning fd=4343\n```", ["4343"]),
+        ("```\n===== 12 passed in 0.84s =====\nworker_pool.py:88: ResourceWarning: unclosed socket fd=4343\n```",
+         ["4343"]),
+        # the prose around a block, and an inline span that is one value or a command, are judged
+        ("Fixed in commit `4f2a9c1e`:\n\n```python\nTIMEOUT = 45000\n```", ["4f2a9c1e"]),
+        ("Run `git checkout 4f2a9c1e` first.", ["4f2a9c1e"]),
+        ("The socket is fd 4343.\n\n```python\nTIMEOUT = 45000\n```", ["4343"]),
+        # an example one character off a value read looks like a typo of it: still unsupported
+        ("```python\nsock = socket_for(\"worker_pool.py:89\")\n```", ["worker_pool.py:89"]),
+    ],
+)
+def test_output_the_answer_quotes_and_the_prose_around_code_are_judged(answer, expected_unsupported):
+    assert unsupported(_judged("Bash", {"command": "pytest"}, TEST_RUN, answer)) == expected_unsupported
+
+
+def test_code_blocks_judge_judges_authored_code_like_prose():
+    from grounding.library import Options
+
+    answer = AUTHORED[0]
+    conversation = claude_code.assemble(_session("Bash", {"command": "pytest"}, TEST_RUN, answer), "session.jsonl")
+    [judged] = check_conversation(conversation, Options(code_blocks="judge").settings)
+    assert unsupported(judged.verdict) == ["45000"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import regex
 
 from grounding.core.answer.candidates import Answer, Candidate
+from grounding.core.answer.code_blocks import Quoted, authored_spans
 from grounding.core.text.patterns import LazyPattern
 from grounding.core.text.values import COMPOSITE_JOINER
 
@@ -41,15 +42,18 @@ LONGEST_EXAMPLE = 64
 
 
 class Examples:
-    """The example occurrences of one answer, worked out once, the first time a value needs them."""
+    """The example occurrences of one answer, worked out once, the first time a value needs them. quoted tells
+    whether lines of code occur in what the session read (code_blocks: output quoted, not code authored);
+    None judges every block but those presented as sketches (``code-blocks = "judge"``)."""
 
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: Answer, quoted: Quoted | None = None, *, authored_code: bool = True) -> None:
         self.answer = answer
+        self._quoted, self._authored_code = quoted, authored_code
         self._flags: dict[tuple[int, int], bool] | None = None
 
     def written_as_example(self, candidate: Candidate) -> bool:
         if self._flags is None:
-            self._flags = _example_occurrences(self.answer)
+            self._flags = _example_occurrences(self.answer, self._quoted, self._authored_code)
         return written_as_example(candidate, self.answer, self._flags)
 
 
@@ -82,8 +86,10 @@ def is_placeholder(written: str) -> bool:
     return same or ascending
 
 
-def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
-    """Which occurrences of candidates are examples, in text order, lists of examples included."""
+def _example_occurrences(answer: Answer, quoted: Quoted | None = None,
+                         authored_code: bool = False) -> dict[tuple[int, int], bool]:
+    """Which occurrences of candidates are examples, in text order, lists of examples included: after an
+    example's trigger, in a block presented as a sketch, and (authored_code) in code the answer authors."""
     by_segment: dict[int, list[tuple[int, int]]] = {}
     for candidate in answer.candidates:
         for o in candidate.occurrences:
@@ -92,6 +98,8 @@ def _example_occurrences(answer: Answer) -> dict[tuple[int, int], bool]:
     for segment_index, spans in by_segment.items():
         text = answer.segments[segment_index]
         sketches = _sketches(text) if "```" in text else []
+        if authored_code and "`" in text:
+            sketches += authored_spans(text, quoted)
         previous_end, previous_example = None, False
         for start, end in sorted(spans):
             example = _after_trigger(text, start, end) or any(low <= start < high for low, high in sketches)
@@ -125,12 +133,17 @@ def _after_trigger(text: str, start: int, end: int) -> bool:
 def neighbours(value: str) -> list[str]:
     """Every spelling one character off value, or off one of its ``+``/``/`` parts: an example that is one
     of them looks like a typo of a read value, and stays unsupported."""
-    parts = [value] + [part for part in COMPOSITE_JOINER.split(value) if part != value]
     return [
         part[:i] + replacement + part[i + 1 :]
-        for part in parts
-        if len(part) >= 6 and any(ch.isdigit() for ch in part)
+        for part in typo_parts(value)
         for i, original in enumerate(part)
         for replacement in _NEIGHBOUR_CHARS
         if replacement != original
     ]
+
+
+def typo_parts(value: str) -> list[str]:
+    """The spellings of value a typo is looked for in: itself and its ``+``/``/`` parts, six characters or
+    more with a digit."""
+    parts = [value] + [part for part in COMPOSITE_JOINER.split(value) if part != value]
+    return [part for part in parts if len(part) >= 6 and any(ch.isdigit() for ch in part)]

@@ -23,7 +23,7 @@ _Reading = Callable[[str, object, bool, str | None], set]  # (text, document or 
 class Stated:
     """The texts seen, in order, and the views of them worked out so far."""
 
-    __slots__ = ("_clock_dates", "_succeeded", "_texts", "_views", "cwd")
+    __slots__ = ("_clock_dates", "_lowered", "_succeeded", "_texts", "_views", "cwd")
 
     def __init__(self) -> None:
         self.cwd: str | None = None  # the session's working directory, where its records state one
@@ -31,6 +31,7 @@ class Stated:
         self._succeeded: list[tuple[str, bool, str | None]] = []  # the texts but failed results: what code cites
         self._views: dict[str, tuple[int, set]] = {}  # a view's name -> (texts it was read from, what it holds)
         self._clock_dates: set[str] = set()  # the dates a clock tool gave (get-current-date): today's
+        self._lowered: tuple[int, str] = (0, "")  # every text seen, lowered, joined (mentions), and how many
 
     def see(self, text: str, document: object = None, *, exempt: bool = False, arguments: str | None = None,
             failed: bool = False, tool: str | None = None) -> None:
@@ -131,6 +132,20 @@ class Stated:
             wanted.append(path[len(self.cwd.rstrip("/")) + 1 :].rstrip("/"))
         patterns = [re.compile(rf"(?<![\w.-]){re.escape(form)}(?![\w-]|\.\w)") for form in wanted if form]
         return self._holds(patterns, arguments=True)
+
+    def mentions(self, fragment: str) -> bool:
+        """True when a text seen (a result, failed or not, or exempt text) holds fragment, in any case."""
+        if self._lowered[0] < len(self._texts):
+            seen, lowered = self._lowered
+            lowered += "".join("\x00" + text.lower() for text, _, _, _ in self._texts[seen:])
+            self._lowered = (len(self._texts), lowered)
+        return fragment in self._lowered[1]
+
+    def holds_lines(self, lines: list[str]) -> bool:
+        """True when half of lines or more occur in texts that did not fail: code an answer quotes from what was
+        read, not code it authors (issue 48)."""
+        found = sum(1 for line in lines if any(line in text for text, _, _ in self._succeeded))
+        return found * 2 >= len(lines)
 
     def _holds(self, patterns: list[re.Pattern], *, exempt: bool = True, arguments: bool = False) -> bool:
         """True when a pattern is found in a text that did not fail (exempt text too, unless told not), or
