@@ -140,3 +140,26 @@ def test_code_blocks_judge_judges_authored_code_like_prose():
     conversation = claude_code.assemble(_session("Bash", {"command": "pytest"}, TEST_RUN, answer), "session.jsonl")
     [judged] = check_conversation(conversation, Options(code_blocks="judge").settings)
     assert unsupported(judged.verdict) == ["45000"]
+
+
+RUN_ID = '{"run": "3f2a9c1e-5b7d-4c1a-9e2f-0a1b2c3d4e5f", "status": "failed"}'
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported", "expected_via"),
+    [
+        ("Run 3f2a9c1e failed.", [], ["component"]),  # a UUID's first group is one of its parts
+        ("Run 3F2A9C1E failed.", [], ["component"]),
+        ("Run 3f2a9c1e-5b7d failed.", [], ["hash-prefix"]),  # a longer prefix, dashes written or not
+        ("Run 3f2a9c1e5b7d failed.", [], ["hash-prefix"]),
+        # refused: a prefix no UUID read begins with, one digit off, seven digits only
+        ("Run 3f2a9c1f failed.", ["3f2a9c1f"], []),
+        ("Run 3f2a9c1e-5b7e failed.", ["3f2a9c1e-5b7e"], []),
+        ("Run 3f2a9c1e5b7e failed.", ["3f2a9c1e5b7e"], []),
+        ("Run 3f2a9c1 failed.", ["3f2a9c1"], []),
+    ],
+)
+def test_a_uuid_cited_by_its_first_digits(answer, expected_unsupported, expected_via):
+    verdict = _judged("Bash", {"command": "runs show"}, RUN_ID, answer)
+    assert unsupported(verdict) == expected_unsupported
+    assert [finding.via for finding in verdict.grounded_via] == expected_via
