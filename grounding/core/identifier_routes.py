@@ -147,17 +147,11 @@ def reference(candidate: Candidate, judging: Judging) -> Finding | None:
 
 
 def hash_prefix(candidate: Candidate, judging: Judging) -> Finding | None:
-    """§9.26: 7 or more hex digits that begin a longer hash read (``9f3c2e1`` after git log's full hash), and
-    8 or more that begin a UUID read (``3f2a9c1e`` after ``3f2a9c1e-5b7d-…``)."""
+    """§9.26: 7 or more hex digits that begin a longer hash read (``9f3c2e1`` after git log's full hash)."""
     value = candidate.value
-    if candidate.kind is not IDENTIFIER or not 7 <= len(value) <= 40:
+    if candidate.kind is not IDENTIFIER or not 7 <= len(value) <= 40 or _HEX.fullmatch(value) is None:
         return None
-    stated = judging.index.stated
-    if _HEX.fullmatch(value) is not None and stated.holds_hash_starting(value):
-        return found(candidate, "hash-prefix")
-    if len(value.replace("-", "")) >= 8 and _HEX.fullmatch(value.replace("-", "")) and stated.holds_uuid_starting(value):
-        return found(candidate, "hash-prefix")
-    return None
+    return found(candidate, "hash-prefix") if judging.index.stated.holds_hash_starting(value) else None
 
 
 def address(candidate: Candidate, judging: Judging) -> Finding | None:

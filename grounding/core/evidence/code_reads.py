@@ -1,5 +1,5 @@
 """What a coding session read in code's own notation (SPEC §9.26): line numbers, which ``path:line`` in an
-answer cites, IPv4 addresses written as tuples, and UUIDs (which an answer may cite by their first group).
+answer cites, and IPv4 addresses written as tuples.
 
 A coding agent that read a file with numbered lines (Claude Code's ``Read``: ``    88→``, ``cat -n``:
 ``    88<TAB>``), searched it with ``grep -n`` (``src/cache.py:88:``) or read a traceback (``File "x.py",
@@ -62,18 +62,6 @@ def addresses(text: str) -> set[str]:
             if port is not None:
                 found.add(f"{dotted}:{port.group(1)}")
     return found
-
-
-_UUID = re.compile(r"(?<![0-9a-fA-F-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9a-fA-F])")
-
-
-def uuids(text: str) -> set[str]:
-    """The UUIDs text writes, lowered.
-
-    >>> sorted(uuids('{"run": "3F2A9C1E-5b7d-4c1a-9e2f-0a1b2c3d4e5f", "n": 1}'))
-    ['3f2a9c1e-5b7d-4c1a-9e2f-0a1b2c3d4e5f']
-    """
-    return {found.lower() for found in _UUID.findall(text)}
 
 
 def name_of(path: str) -> str:

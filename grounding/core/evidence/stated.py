@@ -104,14 +104,6 @@ class Stated:
                              re.IGNORECASE)
         return self._holds([pattern])
 
-    def holds_uuid_starting(self, prefix: str) -> bool:
-        """True when a tool result holds a UUID that prefix (8 hex digits or more, its dashes written or
-        not) begins: an id cited by its first group, as a hash is by its first digits (issue 48)."""
-        bare = prefix.replace("-", "")
-        read = self._cited_view("uuids", lambda text, _: code_reads.uuids(text) if "-" in text else set())
-        return any(uuid.replace("-", "").startswith(bare) and (uuid.startswith(prefix) or "-" not in prefix)
-                   for uuid in read)
-
     def holds_version_under(self, prefix: str) -> bool:
         """True when a tool result holds a version that prefix's wildcard matches: ``0.1.3`` (or ``v0.1.3``)
         for ``0.1.x`` (§9.26)."""
