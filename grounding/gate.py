@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from grounding.core.settings import Settings
 
 Posture = Literal["assist", "guard", "rails"]
-Action = Literal["grounded", "revision-asked", "flagged", "refused", "unjudgeable"]
+Action = Literal["grounded", "unchecked", "revision-asked", "flagged", "refused", "unjudgeable"]
 POSTURES: tuple[str, ...] = ("assist", "guard", "rails")
 # The correction's authored sentence; the quoted values follow it, and nothing authored comes after them.
 CORRECTION = (f"{EVIDENCE_CHECK_FRAME_PREFIX} Your answer states values that appear in no tool result read in "
@@ -62,7 +62,8 @@ logging.getLogger("grounding").addHandler(logging.NullHandler())  # a library sa
 class Decision:
     """What the gate decided about one candidate answer.
 
-    action: ``grounded`` (ship it), ``revision-asked`` (send message to the model as one more turn),
+    action: ``grounded`` (ship it), ``unchecked`` (ship it: it states no value to look up, so nothing was
+    checked), ``revision-asked`` (send message to the model as one more turn),
     ``flagged`` (ship it, flagged), ``refused`` (do not ship it), ``unjudgeable`` (the evidence could not be
     read: a tool result over ``max_record_bytes``, turns held by the API; it ships, never as grounded, and
     the verdict's reason says why). revised: a revision was already spent in
@@ -165,6 +166,8 @@ def _decision(posture: str, verdict: Verdict, answer: str, revisions: int, can_r
     revised = revisions > 0
     if verdict.status is Status.UNJUDGEABLE:
         return Decision("unjudgeable", verdict, revised=revised, answer=answer)
+    if verdict.status is Status.UNCHECKED:  # it ships, as a grounded one would, but is never called grounded
+        return Decision("unchecked", verdict, revised=revised, answer=answer)
     if verdict.status is not Status.FLAGGED:
         return Decision("grounded", verdict, revised=revised, answer=answer)
     if posture == "assist":
@@ -194,7 +197,7 @@ def revisions_asked(conversation: Conversation) -> int:
 
 def _observe(decision: Decision) -> None:
     values = [finding.text for finding in decision.verdict.unsupported]
-    level = logging.INFO if decision.action == "grounded" else logging.WARNING
+    level = logging.INFO if decision.action in ("grounded", "unchecked") else logging.WARNING
     if log.isEnabledFor(level):
         log.log(level, "evidence check: %s (%d values examined%s)", decision.action, decision.verdict.candidates,
                 f"; unsupported: {', '.join(values)}" if values else "",

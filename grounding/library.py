@@ -73,6 +73,7 @@ class Options:
     fail_on_derived: bool = _default("fail-on-derived")
     fail_on_example: bool = _default("fail-on-example")
     fail_on_unjudgeable: bool = _default("fail-on-unjudgeable")
+    fail_on_unchecked: bool = _default("fail-on-unchecked")
     exit_zero: bool = _default("exit-zero")
     strict: bool = _default("strict")  # exit 2 when any record cannot be read
     select: Sequence[str] = _default("select")  # report only these rules (code, name or prefix)

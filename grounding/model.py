@@ -74,7 +74,6 @@ class Conversation:
     cwd: str | None = None  # the working directory a coding session's records state (§9.26: paths against it)
 
 
-
 # records read -------------------------------------------------------------------------------------------
 
 @dataclass(slots=True)  # not frozen: one per line, and a frozen __init__ costs ~6x (a setattr per field)
@@ -114,6 +113,7 @@ class Status(Enum):
     CONTRACT_UNMET = "contract-unmet"  # the answer failed its output schema: not judged for evidence
     TRUNCATED = "truncated"  # the model stopped at a limit: a stop is not an answer
     REFUSED = "refused"  # the model declined (refusal, content filter)
+    UNCHECKED = "unchecked"  # judged, but it states no value to look up: nothing was checked, never a pass
 
 
 # The statuses every answer may get, as plain names (see Kind above: a member's look-up is slow in 3.11).
@@ -175,7 +175,7 @@ class Verdict:
     unsupported: tuple[Finding, ...] = ()
     grounded_via: tuple[Finding, ...] = ()
     examples: tuple[Finding, ...] = ()
-    reason: str | None = None  # why an answer is unjudgeable, truncated or refused
+    reason: str | None = None  # why an answer is unjudgeable, truncated, refused or unchecked
     contract: object = None  # grounding.core.contract.ContractResult when the answer was judged under a schema
     revision: dict | None = None  # after an "[evidence check" re-ask: the values named back, and whether fixed
 
@@ -326,6 +326,7 @@ _STATUS_COUNTERS = {
     Status.CONTRACT_UNMET: "contract_unmet",
     Status.TRUNCATED: "truncated",
     Status.REFUSED: "refused",
+    Status.UNCHECKED: "unchecked",
 }
 
 
@@ -346,6 +347,7 @@ class Summary:
     contract_unmet: int = 0
     truncated: int = 0
     refused: int = 0
+    unchecked: int = 0  # answers that stated no value to look up: nothing was checked
     candidates: int = 0
     unsupported: int = 0
     derived_values: int = 0
@@ -386,6 +388,7 @@ class Summary:
             "contract_unmet": self.contract_unmet,
             "truncated": self.truncated,
             "refused": self.refused,
+            "unchecked": self.unchecked,
             "candidates": self.candidates,
             "unsupported": self.unsupported,
             "derived_values": self.derived_values,

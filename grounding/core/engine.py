@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # the contract module is imported only by a run with a contra
 
 # Why a flagged answer had nothing to be grounded by: the conversation holds no tool result before it.
 NO_RESULT_READ = "no tool result was read before this answer: every value it states is unsupported"
+# Why an answer is unchecked rather than grounded: it examined no value, so nothing was looked up.
+NO_VALUE_STATED = "the answer states no value to look up"
 
 
 def check_conversation(conversation: Conversation, settings: Settings,
@@ -143,6 +145,8 @@ class Walk:
                                                  "after_revision": not (still & set(self.named_back))})
         if verdict.status is Status.FLAGGED and not self.results_read and verdict.reason is None:
             verdict = replace(verdict, reason=NO_RESULT_READ)  # the hint a user needs: nothing was read
+        elif verdict.status is Status.GROUNDED and not verdict.candidates:
+            verdict = replace(verdict, status=Status.UNCHECKED, reason=NO_VALUE_STATED)  # examined nothing: no pass
         return verdict
 
 

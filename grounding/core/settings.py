@@ -72,6 +72,7 @@ class Settings:
     allow_empty: bool = False  # a run that judges no answer exits 0, not 2
     rules: frozenset[str] = ALL_CODES  # the rules reported and failing the run (--select / --ignore)
     fail_on_unjudgeable: bool = False  # an answer whose evidence is not in the record fails the gate
+    fail_on_unchecked: bool = False  # an answer that examined nothing against a tool result fails the gate
     contracts: Contracts | None = None  # when a schema was given
     contract_warn_only: bool = False
     required_tools: tuple[str, ...] = ()  # --require-tool: a successful call of each in the answer's turn

@@ -58,8 +58,6 @@ def decide(event: StopEvent, turn: Turn, options: Options, posture: str = "guard
 
 
 def _not_flagged(verdict: Verdict) -> str:
-    if verdict.status in (Status.GROUNDED, Status.DERIVED) and verdict.candidates == 0:
-        return "unchecked: the answer states no value to look up"
     if verdict.reason:
         return f"{verdict.status.value}: {verdict.reason}"
     return f"{verdict.status.value} ({verdict.candidates} values examined)"

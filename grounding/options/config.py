@@ -225,6 +225,7 @@ def settings_from(options: Keyed) -> Settings:
         contracts = load_contracts(options["schema"], options["schema-for"])
     return replace(settings, contracts=contracts, contract_warn_only=bool(options["contract-warn-only"]),
                    fail_on_unjudgeable=bool(options["fail-on-unjudgeable"]), allow_empty=bool(options["allow-empty"]),
+                   fail_on_unchecked=bool(options["fail-on-unchecked"]),
                    rules=selection(options["select"], options["ignore"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"],
                    standard_names=standard_names(options["standard-names"], options["extend-standard-names"]),

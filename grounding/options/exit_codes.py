@@ -48,6 +48,8 @@ def failures(summary: Summary, settings: Settings) -> list[str]:
         reasons.append(counted(summary.derived, "answer") + " derived (--fail-on-derived)")
     if settings.fail_on_example and summary.examples:
         reasons.append(counted(summary.examples, "example") + " (--fail-on-example)")
+    if settings.fail_on_unchecked and summary.unchecked:
+        reasons.append(counted(summary.unchecked, "answer") + " unchecked (--fail-on-unchecked)")
     return reasons
 
 
@@ -67,4 +69,6 @@ def failing_reason(verdict: Verdict, settings: Settings) -> str | None:
         return "--fail-on-derived"
     if verdict.examples and settings.fail_on_example:
         return "--fail-on-example"
+    if status is Status.UNCHECKED and settings.fail_on_unchecked:
+        return "--fail-on-unchecked"
     return None

@@ -28,7 +28,7 @@ from grounding.reporters.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STY
 from grounding.reporters.summary import summary_line
 
 # Cards in this order of status; the first two open, the rest collapsed to their headline.
-_ORDER = ("flagged", "derived", "contract-unmet", "unjudgeable", "truncated", "refused", "grounded")
+_ORDER = ("flagged", "derived", "contract-unmet", "unjudgeable", "truncated", "refused", "unchecked", "grounded")
 _OPEN = frozenset({"flagged", "derived"})
 _CHART_ROWS = 12
 
@@ -230,7 +230,7 @@ class HtmlReporter:
     def _summary(self, summary: Summary) -> str:
         tiles = [("answers judged", summary.answers, ""), ("flagged", summary.flagged, "flagged"),
                  ("derived", summary.derived, "derived"), ("grounded", summary.grounded, ""),
-                 ("unjudgeable", summary.unjudgeable, ""), ("values examined", summary.candidates, ""),
+                 ("unchecked", summary.unchecked, ""), ("unjudgeable", summary.unjudgeable, ""), ("values examined", summary.candidates, ""),
                  ("unsupported values", summary.unsupported, "flagged"), ("records not read", summary.errors, "")]
         if summary.contract_unmet:
             tiles.insert(4, ("contract unmet", summary.contract_unmet, ""))

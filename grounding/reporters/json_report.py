@@ -17,7 +17,7 @@ from grounding.model import JudgedAnswer, Problem, Summary, path_text
 _BATCH = 256
 # The report's layout version (grounding/schemas/report.schema.json): raised when a field changes meaning
 # or goes; a field may be added within a version.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the status unchecked and the summary's unchecked count
 
 
 def problem_json(problem: Problem) -> dict:

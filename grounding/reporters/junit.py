@@ -39,7 +39,7 @@ class JunitReporter:
             message = f"GR002 contract unmet at {contract.stage}: {contract.error}"
             body = f"<failure message={_attr(message)} type=\"contract-unmet\">{escape(xml_text(judged.text))}</failure>"
             self.failures[judged.source] = self.failures.get(judged.source, 0) + 1
-        elif verdict.status in (Status.UNJUDGEABLE, Status.TRUNCATED, Status.REFUSED):
+        elif verdict.status in (Status.UNJUDGEABLE, Status.TRUNCATED, Status.REFUSED, Status.UNCHECKED):
             label = "cannot judge" if verdict.status is Status.UNJUDGEABLE else verdict.status.value
             body = f"<skipped message={_attr(label + ': ' + (verdict.reason or ''))}/>"
         self.suites.setdefault(judged.source, []).append(f"    <testcase {attributes}>{body}</testcase>")

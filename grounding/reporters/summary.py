@@ -22,6 +22,8 @@ def summary_line(summary: Summary) -> str:
         parts.append(f"{summary.truncated} truncated, {summary.refused} refused")
     if summary.derived:
         parts.append(counted(summary.derived, "answer") + " derived")
+    if summary.unchecked:  # judged, but nothing held against a tool result: never counted as a pass
+        parts.append(counted(summary.unchecked, "answer") + " unchecked")
     if summary.examples:
         parts.append(counted(summary.examples, "example"))
     if summary.errors:

@@ -200,7 +200,7 @@ def test_a_contract_reasks_the_shape_then_the_gate_the_values(tmp_path):
     frames = [m.content for m in result["messages"] if m.type == "human"][1:]
     assert "(attempt 1 of 2)" in frames[0] and frames[1].startswith(grounding.EVIDENCE_CHECK_FRAME_PREFIX)
     statuses = [a["status"] for a in recheck({"messages": messages_to_dict(result["messages"])}, tmp_path)]
-    assert statuses == ["grounded", "flagged", "grounded"]
+    assert statuses == ["unchecked", "flagged", "grounded"]  # prose states no value; the invention; the real id
 
 
 def test_a_contract_whose_reasks_are_spent_ships_the_canned_value_in_the_answers_place_or_raises():

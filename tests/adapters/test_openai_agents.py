@@ -218,7 +218,7 @@ def test_a_contract_reasks_the_shape_then_the_gate_the_values_each_a_run(tmp_pat
     assert [d.action for d in guarded.decisions] == ["retry", "revision-asked", "passed"]
     assert [row.outcome for row in guarded.decisions[0].attempts] == ["retried"]
     statuses = [a["status"] for a in recheck(_recorded(guarded), tmp_path)]
-    assert statuses == ["grounded", "flagged", "grounded"]
+    assert statuses == ["unchecked", "flagged", "grounded"]  # prose states no value; the invention; the real id
 
 
 def test_a_contract_whose_reasks_are_spent_gives_the_canned_value_or_raises_and_trips_the_guardrail():

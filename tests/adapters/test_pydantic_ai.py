@@ -218,7 +218,7 @@ def test_a_contract_reasks_the_shape_then_the_gate_the_values(tmp_path):
     assert result.output == REAL_JSON
     assert [d.action for d in decisions] == ["revision-asked", "grounded"]  # the gate's, on schema-valid JSON
     statuses = [answer["status"] for answer in recheck(_recorded(result), tmp_path)]
-    assert statuses == ["grounded", "flagged", "grounded"]  # prose states no value; the invention; the real id
+    assert statuses == ["unchecked", "flagged", "grounded"]  # prose states no value; the invention; the real id
 
 
 def test_a_contract_whose_reasks_are_spent_ships_the_canned_value_or_raises():

@@ -394,7 +394,7 @@ def test_every_golden_json_report_is_valid_under_the_shipped_schema():
         document = json.loads(golden.read_text().split("--- stdout\n", 1)[1].split("\n--- stderr", 1)[0])
         errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
         assert not errors, (golden.name, errors)
-        assert document["schema_version"] == 1
+        assert document["schema_version"] == 2
 
 
 def test_an_explained_report_with_every_optional_field_is_valid_under_the_schema(tmp_path):

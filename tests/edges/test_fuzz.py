@@ -146,7 +146,7 @@ def _adds_up(stdout: str) -> bool:
     document = json.loads(stdout)
     summary = document["summary"]
     statuses = sum(summary[k] for k in ("grounded", "derived", "flagged", "unjudgeable", "contract_unmet",
-                                        "truncated", "refused"))
+                                        "truncated", "refused", "unchecked"))
     return (statuses == summary["answers"] == len(document["answers"])
             and summary["errors"] == len(document["errors"])
             and summary["records"] >= summary["errors"] + summary["skipped"])

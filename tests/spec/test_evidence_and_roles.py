@@ -118,6 +118,10 @@ def test_absence_needs_a_non_empty_checked_list():
     assert unsupported(judge(not_absence, answer="MTR-55-10499")) == []
 
 
-def test_empty_answer_is_grounded_with_no_candidates():
-    verdict = judge({"x": 1}, answer="")
-    assert (verdict.status.value, verdict.candidates) == ("grounded", 0)
+def test_an_answer_that_examines_no_value_is_unchecked_not_grounded():
+    # SPEC-READINGS §2.2 called it grounded; issue 48 gives it its own status: nothing was checked
+    for answer in ("", "Sure, happy to help.", "The sync runs every 15 minutes."):
+        verdict = judge({"x": 1}, answer=answer)
+        assert (verdict.status.value, verdict.candidates, verdict.reason) == (
+            "unchecked", 0, "the answer states no value to look up")
+    assert judge({"x": 1234}, answer="It is 1234.").status.value == "grounded"
