@@ -192,10 +192,10 @@ class Assembler:
     def _joined(self, records: list[tuple[int, dict]], source: str) -> Conversation | None:
         """A Claude Code conversation that continues a record of another file, joined to that file's session
         when it was read (subagents.py); None when it was not (yet)."""
-        context = self._parents.context_of(records[0][1])
+        context = self._parents.context_of(records)
         if context is None:
             return None
-        return joined(claude_code.assemble(context, source), claude_code.assemble(records, source))
+        return joined(claude_code.assemble(context, source, self._parents.parents), claude_code.assemble(records, source))
 
     def silent(self, seconds: float, now: float) -> list[Event]:
         """The streamed traces with no new span for seconds: judged as complete (--flush-after)."""

@@ -99,3 +99,46 @@ def test_a_sub_agents_file_is_joined_to_its_parent_session_given_in_the_same_run
         # judged against the parent's tool result; the parent's own answer is not judged again in it
         assert [f.value for f in answers["agent-x.jsonl"].unsupported] == ["4521.95"]
         assert answers["S1.jsonl"].status.value == "grounded" and len(answers) == 2
+
+
+def _record(uuid, parent, kind, content, **more):
+    message = {"role": kind, "content": content}
+    if kind == "assistant":
+        message["id"] = "m-" + uuid
+    return {"type": kind, "sessionId": "S2", "uuid": uuid, "parentUuid": parent, "message": message, **more}
+
+
+def _call(uuid, parent, message_id, call_id, command):
+    record = _record(uuid, parent, "assistant", [{"type": "tool_use", "id": call_id, "name": "Bash",
+                                                   "input": {"command": command}}])
+    record["message"]["id"] = message_id
+    return record
+
+
+def _result(uuid, parent, call_id, text):
+    return _record(uuid, parent, "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text}])
+
+
+def test_a_compaction_is_joined_at_the_latest_parent_record_with_every_parallel_branch(tmp_path):
+    parent = [
+        _record("u1", None, "user", "Check both orders."),
+        _call("a1", "u1", "m1", "t1", "orders 88123"),  # two parallel calls: one message, two records
+        _call("a2", "a1", "m1", "t2", "orders 99456"),
+        _result("r1", "a1", "t1", "order 88123: total 4521.75"),  # each result hangs off its own call
+        _result("r2", "a2", "t2", "order 99456: total 7310.20"),
+        _record("a3", "r2", "assistant", [{"type": "text", "text": "88123: 4521.75; 99456: 7310.20."}]),
+        _record("u3", "a3", "user", "And the refund?"),
+        _call("a4", "u3", "m4", "t3", "refunds 88123"),
+        _result("r3", "a4", "t3", "refund RF-20931 issued"),
+    ]
+    meta = {"isSidechain": True, "agentId": "acompact-1"}
+    compaction = [  # its records hang off several of the parent's, the latest being r3
+        _record("c1", "a1", "user", "Summarise.", **meta),
+        _record("c2", "r3", "user", "Include the refund.", **meta),
+        _record("c3", "c2", "assistant", [{"type": "text", "text":
+                "Orders 88123 (4521.75) and 99456 (7310.20); refund RF-20931, not RF-20932."}], **meta),
+    ]
+    _claude_records(tmp_path / "S2.jsonl", parent)
+    _claude_records(tmp_path / "S2" / "subagents" / "agent-acompact-1.jsonl", compaction)
+    answers = {a.source.rsplit("/", 1)[-1]: a.verdict for a in grounding.run([tmp_path]).answers}
+    assert [f.value for f in answers["agent-acompact-1.jsonl"].unsupported] == ["rf-20932"]
