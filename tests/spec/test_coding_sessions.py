@@ -159,3 +159,47 @@ def test_a_uuid_cited_by_its_first_group(answer, expected_unsupported, expected_
     verdict = _judged("Bash", {"command": "runs show"}, RUN_ID, answer)
     assert unsupported(verdict) == expected_unsupported
     assert [finding.via for finding in verdict.grounded_via] == expected_via
+
+
+# Placeholders and labels: examples, not claims ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_examples"),
+    [
+        ("Pass the commit as <40hex>.", ["40hex"]),
+        ("The fixture uses id xyz789 and abc-123.", ["abc-123", "xyz789"]),
+        ("Use card 0000-1111 or 1234-5678 in tests.", ["0000-1111", "1234-5678"]),
+        ("The sample row has 123e4567-e89b-12d3-a456-426614174000.", ["123e4567-e89b-12d3-a456-426614174000"]),
+    ],
+)
+def test_placeholder_shapes_are_examples(answer, expected_examples):
+    verdict = _judged("Bash", {"command": "pytest"}, TEST_RUN, answer)
+    assert unsupported(verdict) == [] and sorted(f.value for f in verdict.examples) == expected_examples
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The order is <ORD-4471>.",  # an id in angle brackets is no template
+        "The fixture uses id xyz788.",  # no run: 7, 8, 8
+        "Use card 4471-2290.",
+        "The row has 123e4567-e89b-12d3-a456-426614174001.",  # one digit off the doc example
+        "Run <sha256> on fd 4343.",  # the prose around a placeholder is judged
+    ],
+)
+def test_what_only_looks_like_a_placeholder_is_judged(answer):
+    assert unsupported(_judged("Bash", {"command": "pytest"}, TEST_RUN, answer))
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported"),
+    [
+        ("Phase 1B is done; Step 2A is next.", []),  # members of a numbered series, not billions
+        ("Tier 3C ships with sprint 4a.", []),
+        ("Phase 1B cost 2B.", ["2000000000"]),  # a scale after a number stays a magnitude
+        ("They raised 1B.", ["1000000000"]),
+    ],
+)
+def test_a_label_in_a_numbered_series_is_no_magnitude(answer, expected_unsupported):
+    assert unsupported(_judged("Bash", {"command": "pytest"}, TEST_RUN, answer)) == expected_unsupported

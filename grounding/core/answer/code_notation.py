@@ -33,7 +33,7 @@ def cite(written: Written, segment: str, standard_names: frozenset[str], exempt:
     for token in written:
         value = token[1]
         first = value[:1]
-        if value not in standard_names and (value not in second if first.isdigit() else
+        if value not in standard_names and (value not in second and not _may_label(value) if first.isdigit() else
                                             "/" not in value and first != "v"):
             found.append(token)  # (most tokens: no notation of code could read them otherwise)
             continue
@@ -56,10 +56,15 @@ def cited(value: str, segment: str, start: int, standard_names: frozenset[str]) 
     ['fetch', 'insert', 'parse_v2', '2.7.1', None, 'fc1/9']
     >>> cited("8601", "per ISO 8601", 8, names), cited("8601", "per 8601", 4, names)
     (None, '8601')
+    >>> cited("1b", "Phase 1B", 6, names), cited("1b", "raised $1B", 8, names)
+    (None, '1b')
     """
     if value in standard_names:
         return None
     first = value[:1]
+    if first.isdigit() and _may_label(value):
+        word = segment[max(start - 16, 0) : start].rstrip().rsplit(None, 1)[-1:]
+        return None if word and word[0].lower() in _SERIES_WORDS else value  # "Phase 1B": a label, no magnitude
     if first.isdigit():
         if value not in _second_words(standard_names) or segment[start - 1 : start] != " ":
             return value  # (most numbers: told with one look-up)
@@ -74,6 +79,18 @@ def cited(value: str, segment: str, start: int, standard_names: frozenset[str]) 
         match = _VERSION.fullmatch(value)
         return match.group("version") if match is not None else value
     return value
+
+
+# The words a numbered series is named by: "Phase 1B", "Step 2a", "Tier 3C" label a member of it; the letter
+# is no scale (1B is not a billion) and the number no magnitude.
+_SERIES_WORDS = frozenset({"phase", "step", "stage", "part", "tier", "level", "milestone", "sprint", "wave", "round",
+                           "option", "section", "chapter", "appendix", "table", "figure", "fig.", "track", "module",
+                           "task", "item", "iteration", "epic", "batch", "group", "lesson", "week", "day", "plan"})
+
+
+def _may_label(value: str) -> bool:
+    """A number of up to three digits with one letter after it (``1b``): a member of a series, after its word."""
+    return len(value) <= 4 and value[-1].isalpha() and value[:-1].isdigit()
 
 
 @lru_cache(maxsize=8)

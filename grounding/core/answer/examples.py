@@ -34,6 +34,14 @@ _LIST_GAP = LazyPattern(
     regex.compile, r"[\s,/\"'“”‘’«»`()#]*(?:\b(?:or|and)\b[\s,/\"'“”‘’«»`()#]*)?", regex.IGNORECASE
 )
 _PLACEHOLDER = LazyPattern(regex.compile, r"#?[A-Za-z]{0,4}[-_]?(\d{7,})")
+_PLACEHOLDER_WORD = LazyPattern(regex.compile, r"(?:abc|xyz|xxx|aaa|foo|bar|baz)[-_]?(\d{3,})", regex.IGNORECASE)
+# a template's name of a kind of value: a length and a kind (40hex, 8chars), or a kind and its size (sha256)
+_TEMPLATE = LazyPattern(regex.compile, r"\d+-?(?:hex|chars?|characters?|digits?|bytes?|bits?|letters?)"
+                                       r"|(?:sha|md|uuid|base|int|uint|u|i|f|float)\d+", regex.IGNORECASE)
+# the UUIDs specifications and documentation give as examples: nil, max, RFC 4122's, the usual doc ones
+_EXAMPLE_UUIDS = frozenset({"00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "123e4567-e89b-12d3-a456-426614174000",
+                            "550e8400-e29b-41d4-a716-446655440000"})
 _STRIP = "\"'“”‘’«»`.,;:!?()[]"
 _LOOKBACK = 40
 _NEIGHBOUR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -67,23 +75,41 @@ def written_as_example(
         return False  # (a longer one has too many neighbours to try: it stays unsupported)
     flags = _example_occurrences(answer) if flags is None else flags
     every_example = all(flags.get((o.segment, o.start), False) for o in occurrences)
-    every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end]) for o in occurrences)
+    every_placeholder = all(is_placeholder(answer.segments[o.segment][o.start : o.end])
+                            or _template(answer.segments[o.segment], o.start, o.end) for o in occurrences)
     return every_example or every_placeholder
 
 
 def is_placeholder(written: str) -> bool:
-    """A run of one repeated digit or an ascending run, seven digits or more (``#A0000000``).
+    """A value written as a placeholder: a run of one repeated digit or an ascending run, seven digits or more
+    (``#A0000000``); a placeholder word with such a run of three or more (``xyz789``, ``abc-123``); groups
+    of such runs (``0000-1111``, ``1234-5678``); an example UUID of the RFCs and the docs (the nil UUID,
+    ``123e4567-e89b-12d3-a456-426614174000``).
 
     >>> is_placeholder("#K0000000"), is_placeholder("Q1234567"), is_placeholder("ORD-77777"), is_placeholder("W6402718")
     (True, True, False, False)
+    >>> [is_placeholder(v) for v in ("xyz789", "abc-123", "0000-1111", "1234-5678", "xyz788", "4471-2290")]
+    [True, True, True, True, False, False]
     """
-    match = _PLACEHOLDER.fullmatch(written.strip(_STRIP))
-    if match is None:
-        return False
-    digits = match.group(1)
-    same = len(set(digits)) == 1
-    ascending = all(int(b) - int(a) == 1 for a, b in zip(digits, digits[1:]))
-    return same or ascending
+    bare = written.strip(_STRIP)
+    if bare.lower() in _EXAMPLE_UUIDS:
+        return True
+    match = _PLACEHOLDER.fullmatch(bare) or _PLACEHOLDER_WORD.fullmatch(bare)
+    if match is not None:
+        return _run(match.group(1))
+    groups = bare.split("-")
+    return len(groups) > 1 and all(len(group) >= 3 and group.isdigit() and _run(group) for group in groups)
+
+
+def _run(digits: str) -> bool:
+    """One digit repeated, or digits that each add one (``0000``, ``789``, ``1234``)."""
+    return len(set(digits)) == 1 or all(int(b) - int(a) == 1 for a, b in zip(digits, digits[1:]))
+
+
+def _template(segment: str, start: int, end: int) -> bool:
+    """A value inside a template's angle brackets that names a kind of value (``<40hex>``, ``<sha256>``)."""
+    return segment[start - 1 : start] == "<" and segment[end : end + 1] == ">" and \
+        _TEMPLATE.fullmatch(segment, start, end) is not None
 
 
 def _example_occurrences(answer: Answer, quoted: Quoted | None = None,
