@@ -23,6 +23,9 @@ _WILDCARD_VERSION = regex.compile(r"(\d+(?:\.\d+)*)\.[x*]")
 _DIGIT = regex.compile(r"\d")
 _REFERENCE_WORD = regex.compile(r"[A-Za-z][A-Za-z_-]{2,}")  # a resource's name: Order, customers, line-items
 _PATH = regex.compile(r"~?/?(?:[\w.-]+/)+[\w.-]*")  # a/b, /a/b/, ~/a/b.txt: a folder or more, then a name
+# https://github.com/owner/repo/pull/212, …/issues/7, GitLab's group/sub/repo/-/merge_requests/9
+_REPOSITORY_LINK = regex.compile(r"https?://(?P<host>[\w.-]+)/(?P<repository>[\w.-]+(?:/[\w.-]+)+?)/(?:-/)?"
+                                 r"(?:pull|pulls|issues|merge_requests)/(?P<number>\d{1,7})")
 
 
 
@@ -144,6 +147,19 @@ def reference(candidate: Candidate, judging: Judging) -> Finding | None:
         if not grounded_by_early_routes(value.value, value.kind, part, index):
             return None
     return found(candidate, "reference", matched=base)
+
+
+def repository_link(candidate: Candidate, judging: Judging) -> Finding | None:
+    """A link to a pull request, an issue, a merge request or a commit, built from a repository the session
+    read (``git remote -v``, the session's metadata, a URL in a result: ssh or https) and a number it read
+    as that item's (``Merge pull request #212``, ``pull/212``, ``!212``)."""
+    match = _REPOSITORY_LINK.fullmatch(candidate.text.rstrip("/"))
+    if match is None:
+        return None
+    stated = judging.index.stated
+    if not stated.holds_repository(match.group("host"), match.group("repository")):
+        return None
+    return found(candidate, "reference") if stated.holds_item_number(match.group("number")) else None
 
 
 def hash_prefix(candidate: Candidate, judging: Judging) -> Finding | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import unsupported
+from test_rule_26 import _rollout
 
 from grounding.core.engine import check_conversation
 from grounding.core.settings import build_settings
@@ -203,3 +204,58 @@ def test_what_only_looks_like_a_placeholder_is_judged(answer):
 )
 def test_a_label_in_a_numbered_series_is_no_magnitude(answer, expected_unsupported):
     assert unsupported(_judged("Bash", {"command": "pytest"}, TEST_RUN, answer)) == expected_unsupported
+
+
+# Links and references built from what was read --------------------------------------------------------
+
+REMOTE = "origin  git@github.com:acme/order-sync.git (fetch)\norigin  git@github.com:acme/order-sync.git (push)"
+LOG = "4f2a9c1 Merge pull request #212 from acme/fix-timeout\n9d81e07 Bump retries"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported"),
+    [
+        ("Merged in https://github.com/acme/order-sync/pull/212.", []),
+        ("Tracked in https://github.com/acme/order-sync/issues/212", []),
+        # refused: a number no item was read as, another repository, another host, a number read otherwise
+        ("Merged in https://github.com/acme/order-sync/pull/213.", ["https://github.com/acme/order-sync/pull/213"]),
+        ("Merged in https://github.com/acme/order-sync-v2/pull/212.",
+         ["https://github.com/acme/order-sync-v2/pull/212"]),
+        ("Merged in https://gitlab.com/acme/order-sync/-/merge_requests/212",
+         ["https://gitlab.com/acme/order-sync/-/merge_requests/212"]),
+        ("Merged in https://github.com/acme/order-sync/pull/9.", ["https://github.com/acme/order-sync/pull/9"]),
+    ],
+)
+def test_a_pull_request_link_built_from_the_repository_and_a_number_read(answer, expected_unsupported):
+    verdict = _judged("Bash", {"command": "git remote -v && git log --oneline -2"}, REMOTE + "\n" + LOG, answer)
+    assert unsupported(verdict) == expected_unsupported
+    assert [f.via for f in verdict.grounded_via] == ([] if expected_unsupported else ["reference"])
+
+
+def test_a_link_needs_the_repository_read_too():
+    verdict = _judged("Bash", {"command": "git log --oneline -2"}, LOG, "Merged in https://github.com/acme/order-sync/pull/212.")
+    assert unsupported(verdict) == ["https://github.com/acme/order-sync/pull/212"]
+
+
+def test_the_sessions_git_branch_and_repository_are_stated_by_its_metadata():
+    records = _session("Bash", {"command": "git log --oneline -2"}, LOG, "On branch fix/ORD-4471-timeout, see "
+                       "https://github.com/acme/order-sync/pull/212.")
+    for _, record in records:
+        record["gitBranch"] = "fix/ORD-4471-timeout"
+    [judged] = check_conversation(claude_code.assemble(records, "session.jsonl"), build_settings())
+    assert unsupported(judged.verdict) == ["https://github.com/acme/order-sync/pull/212"]  # no repository read
+    other = _session("Bash", {"command": "git log"}, LOG, "On branch fix/ORD-4472-timeout.")
+    for _, record in other:
+        record["gitBranch"] = "fix/ORD-4471-timeout"
+    [judged] = check_conversation(claude_code.assemble(other, "session.jsonl"), build_settings())
+    assert unsupported(judged.verdict) == ["fix/ord-4472-timeout"]
+
+
+def test_a_codex_rollouts_git_metadata_is_stated():
+    from grounding.transcripts.formats import codex_cli
+
+    rollout = _rollout("Merged https://github.com/acme/order-sync/pull/212 on branch codex-fix-4471.", LOG)
+    rollout[0]["payload"]["git"] = {"branch": "codex-fix-4471", "repository_url": "git@github.com:acme/order-sync.git",
+                                    "commit_hash": "02942347cadda24d3080fbfbc2d13295bb3a496d"}
+    [judged] = check_conversation(codex_cli.assemble(list(enumerate(rollout, 1)), "r.jsonl"), build_settings())
+    assert unsupported(judged.verdict) == []

@@ -104,6 +104,18 @@ class Stated:
                              re.IGNORECASE)
         return self._holds([pattern])
 
+    def holds_repository(self, host: str, repository: str) -> bool:
+        """True when a text seen names the repository at host: ``host/owner/repo`` (https) or
+        ``host:owner/repo`` (ssh), ``.git`` or not, in any case."""
+        name = re.escape(repository.removesuffix(".git"))
+        return self._holds([re.compile(rf"{re.escape(host)}[/:]{name}(?:\.git)?(?![\w-])", re.IGNORECASE)])
+
+    def holds_item_number(self, number: str) -> bool:
+        """True when a text seen writes number as a pull request's, an issue's or a merge request's: ``#212``,
+        ``!212``, ``pull/212``, ``issues/212``, ``merge_requests/212``, "pull request 212", "PR 212"."""
+        return self._holds([re.compile(rf"(?:[#!]|\b(?:pull|pulls|issues|merge_requests)/|\b(?:pull request|PR|"
+                                       rf"issue|MR) #?){number}(?!\d)", re.IGNORECASE)])
+
     def holds_version_under(self, prefix: str) -> bool:
         """True when a tool result holds a version that prefix's wildcard matches: ``0.1.3`` (or ``v0.1.3``)
         for ``0.1.x`` (§9.26)."""

@@ -7,7 +7,8 @@ records; ``toolUseResult`` is the harness's own copy (it may hold more than
 the model saw): not evidence. An editing tool's result echoes the lines the
 agent typed: those are its own words (edit_echoes.py). Meta records and system reminders are the
 harness's words: neither evidence nor exempt. ``progress`` records repeat a
-sub-agent's messages and are not read twice.
+sub-agent's messages and are not read twice. The git branch each record
+names (``gitBranch``) is the session's metadata: stated, as a system prompt.
 """
 
 from __future__ import annotations
@@ -90,6 +91,10 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
     close_turn()
     first = records[0][1]
     cwd = next((record["cwd"] for _, record in records if isinstance(record.get("cwd"), str)), None)
+    branches = dict.fromkeys(record["gitBranch"] for _, record in records
+                             if isinstance(record.get("gitBranch"), str) and record["gitBranch"].strip())
+    if branches:  # the harness's own record of the session's git branch: stated, as a system prompt is
+        items.insert(0, Item(Kind.EXEMPT, "git branch: " + ", ".join(branches)))
     return Conversation(source, records[0][0], str(first.get("sessionId")), tuple(items), "claude-code",
                         unjudgeable=context_elsewhere, cwd=cwd)
 
