@@ -259,3 +259,19 @@ def test_a_codex_rollouts_git_metadata_is_stated():
                                     "commit_hash": "02942347cadda24d3080fbfbc2d13295bb3a496d"}
     [judged] = check_conversation(codex_cli.assemble(list(enumerate(rollout, 1)), "r.jsonl"), build_settings())
     assert unsupported(judged.verdict) == []
+
+
+@pytest.mark.parametrize(
+    ("result", "answer", "expected_unsupported"),
+    [
+        ('{"ts": 1712000000}', "Stamped at :1712000000.", []),  # a colon before a number separates it
+        ("listening on :8080", "The server listens on port 8080.", []),
+        ('{"port": 8080}', "It listens on :8080.", []),
+        ('{"date": "2026-03-01"}', "Planned for 2026-\nQ1.", []),  # a hyphen at a line's end ends no value
+        # refused: the number without its colon is still the number
+        ('{"ts": 1712000000}', "Stamped at :1712000001.", ["1712000001"]),
+        ('{"port": 8080}', "It listens on :8081.", ["8081"]),
+    ],
+)
+def test_a_colon_before_a_number_and_a_hyphen_after_it_are_no_part_of_it(result, answer, expected_unsupported):
+    assert unsupported(_judged("Bash", {"command": "cat"}, result, answer)) == expected_unsupported

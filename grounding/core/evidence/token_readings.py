@@ -42,7 +42,7 @@ _CACHE_LIMIT = 30_000  # distinct tokens kept; the cache is dropped whole past t
 # and signs, digits and points, then at most a unit or words. A date, a time, an id or a version fails it in C, and a
 # tool's strings hold many (§9.18 reads their numbers); a run that passes is still read in full.
 _PLAIN_NUMBERS = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$", re.MULTILINE)  # of runs joined by newlines
-MAY_BE_NUMBER = re.compile(r"[-+$#@'\"`(\[{<]*[0-9][0-9.]*+(?:[-/]?[A-Za-z]++)*+[.;:!?%'\"`)\]}>+]*+")
+MAY_BE_NUMBER = re.compile(r"[-+$#@'\"`(\[{<:]*[0-9][0-9.]*+(?:[-/]?[A-Za-z]++)*+[.;:!?%'\"`)\]}>+-]*+")
 
 
 class TokenReading(NamedTuple):
@@ -178,8 +178,8 @@ def either_half(text: str, readings: list[TokenReading], meridiem: bool) -> Iter
 
 def _may_begin_number(run: str) -> bool:
     """False when a token without a comma is surely no number: a number, once normalised, begins with a
-    digit or a minus sign, and normalising drops only leading marks before it."""
-    first = run.lstrip(LEADING_MARKS)[:1]
+    digit or a minus sign, and normalising drops only leading marks (and a colon) before it."""
+    first = run.lstrip(LEADING_MARKS + ":")[:1]  # (a colon before a digit too: ":8080")
     return first == "-" or first.isdecimal()
 
 

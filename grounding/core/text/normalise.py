@@ -17,7 +17,7 @@ import regex
 from grounding.core.text.units import scale_word_after
 
 LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
-_TRAIL = ".,;:!?%'\"`)]}>"
+_TRAIL = ".,;:!?%'\"`)]}>-"  # a hyphen ends no value: "in 2026-" is the year, cut by a line's end
 _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
 # _NUMBER without a comma, which is its last branch only: most tokens tried hold none, and this one fails fast
@@ -51,9 +51,13 @@ def normalise(token: str) -> str:
     ['1234567.5', '2048', '-1475', 'fc1/3', '007', '5', '2000']
     >>> normalise("930-1,076"), normalise("1,930-2,076.5"), normalise("1,2-3")
     ('930-1076', '1930-2076.5', '1,2-3')
+    >>> normalise(":8080"), normalise("2026-"), normalise(":ets.insert/2")
+    ('8080', '2026', ':ets.insert/2')
     """
     text = fold_digits(token.lower()).strip()
     text = text.lstrip(LEADING_MARKS).rstrip(_TRAIL)
+    if text[:1] == ":" and text[1:2].isdigit():  # ":8080", "at :1712000000": a separator, not the value's
+        text = text[1:]
     first = text[:1]
     if first in _SIGNS:
         signed = _SIGNED_CURRENCY.match(text)
