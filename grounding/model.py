@@ -131,9 +131,11 @@ class NearMiss:
     distance: int  # edits from the unsupported value
     where: str  # "line 4, item 3 (tool result of lookup_order)", then " at /order/id": the JSON pointer
     pointer: str | None = None  # the JSON pointer alone, when the result is JSON
+    text: str | None = None  # as the item writes it, where its text spells the value (a case apart)
 
     def to_dict(self) -> dict:
-        return {"value": self.value, "distance": self.distance, "where": self.where, "pointer": self.pointer}
+        return {"value": self.value, "distance": self.distance, "where": self.where, "pointer": self.pointer,
+                "text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,17 +319,8 @@ def code_of(name: str) -> str:
 
 # the run's tally ----------------------------------------------------------------------------------------
 
-# Which field of the summary counts the answers of each status.
-_STATUS_COUNTERS = {
-    Status.GROUNDED: "grounded",
-    Status.DERIVED: "derived",
-    Status.FLAGGED: "flagged",
-    Status.UNJUDGEABLE: "unjudgeable",
-    Status.CONTRACT_UNMET: "contract_unmet",
-    Status.TRUNCATED: "truncated",
-    Status.REFUSED: "refused",
-    Status.UNCHECKED: "unchecked",
-}
+# Which field of the summary counts the answers of each status: the status's name (contract-unmet: contract_unmet).
+_STATUS_COUNTERS = {status: status.value.replace("-", "_") for status in Status}
 
 
 # The reason a .json file found in a folder is skipped (transcripts.assembly), counted as a file in the summary.
@@ -359,6 +352,7 @@ class Summary:
     via: Counter = field(default_factory=Counter)
     unsupported_by_shape: Counter = field(default_factory=Counter)
     unsupported_values: Counter = field(default_factory=Counter)
+    written: dict = field(default_factory=dict)  # each unsupported value as an answer first wrote it, to show
 
     def count(self, answer: JudgedAnswer) -> None:
         verdict = answer.verdict
@@ -374,6 +368,7 @@ class Summary:
         for finding in verdict.unsupported:
             self.unsupported_by_shape[finding.shape] += 1
             self.unsupported_values[finding.value] += 1
+            self.written.setdefault(finding.value, finding.text)
 
     def as_json(self) -> dict:
         return {

@@ -45,7 +45,7 @@ class Explanation:
     @property
     def nearest(self) -> list[str]:
         """The near misses as a report writes them: "ord-4417 (distance 1) in line 4, item 3 (...) at /id"."""
-        return [f"{near.value} (distance {near.distance}) in {near.where}" for near in self.near_misses]
+        return [f"{near.text or near.value} (distance {near.distance}) in {near.where}" for near in self.near_misses]
 
     def as_json(self) -> dict:
         entry = {"value": self.value, "shape": self.shape, "text": self.text, "status": self.status,
@@ -343,8 +343,15 @@ def _nearest(value: str, read: list[tuple[int, Item, Forms]]) -> list[NearMiss]:
             if distance <= limit:
                 scored.append((distance, form, position, item))
     scored.sort(key=lambda entry: (entry[0], entry[1]))
-    return [NearMiss(form, d, _where(p, item, {form}), _pointer(item, {form}) if item.kind is Kind.EVIDENCE else None)
+    return [NearMiss(form, d, _where(p, item, {form}), _pointer(item, {form}) if item.kind is Kind.EVIDENCE else None,
+                     _as_written(form, item.text))
             for d, form, p, item in scored[:_NEAREST]]
+
+
+def _as_written(form: str, text: str) -> str | None:
+    """form as text spells it, where text holds it whole in another case (None: spelled otherwise)."""
+    found = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text, re.IGNORECASE)
+    return found.group(0) if found is not None else None
 
 
 def with_near_misses(verdict: Verdict, explanations: list[Explanation]) -> Verdict:

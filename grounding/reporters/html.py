@@ -237,7 +237,8 @@ class HtmlReporter:
         shown = "".join(f'<div class="tile {kind}"><b>{count}</b><span>{label}</span></div>'
                         for label, count, kind in tiles)
         per_source = self.flagged_by_source.most_common(_CHART_ROWS)
-        values = summary.unsupported_values.most_common(_CHART_ROWS)
+        values = [(summary.written.get(value, value), count)  # each as an answer wrote it
+                  for value, count in summary.unsupported_values.most_common(_CHART_ROWS)]
         return (f'<section id="summary"><div class="tiles">{shown}</div><div class="charts">'
                 f'{bar_chart("Flagged answers per file", per_source)}'
                 f'{bar_chart("Most frequent unsupported values", values)}</div></section>\n')

@@ -61,7 +61,8 @@ def statistics_lines(summary: Summary, top: int = 10) -> list[str]:
     lines = ["unsupported values by shape:"]
     lines += [f"  {count:>6}  {shape}" for shape, count in summary.unsupported_by_shape.most_common()] or ["  (none)"]
     lines.append(f"most frequent unsupported values (top {top}):")
-    lines += [f"  {count:>6}  {value}" for value, count in summary.unsupported_values.most_common(top)] or ["  (none)"]
+    lines += [f"  {count:>6}  {summary.written.get(value, value)}"
+              for value, count in summary.unsupported_values.most_common(top)] or ["  (none)"]
     if summary.via:
         lines.append("values grounded by a reading other than as written (via):")
         lines += [f"  {count:>6}  {via}" for via, count in summary.via.most_common()]

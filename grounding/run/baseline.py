@@ -99,15 +99,16 @@ def _same_source(recorded: str, source: str) -> bool:
 
 def write(path: str, answers: list[JudgedAnswer]) -> int:
     """Write every unsupported value of the run as a baseline, whole or not at all; return how many entries."""
-    entries = sorted(
-        {(*key_of(judged, finding.value), judged.source)
-         for judged in answers for finding in judged.verdict.unsupported}
-    )
+    written = {(*key_of(judged, finding.value), judged.source): finding.text
+               for judged in answers for finding in judged.verdict.unsupported}
+    entries = sorted(written)
     document = {
         "tool": "ground",
         "schema_version": SCHEMA_VERSION,
         "version": __version__,
-        "entries": [{"conversation": c, "turn": t, "value": v, "source": s} for c, t, v, s in entries],
+        # "text": the value as the answer wrote it, for a reader (matching is by the normalised "value")
+        "entries": [{"conversation": c, "turn": t, "value": v, "text": written[(c, t, v, s)], "source": s}
+                    for c, t, v, s in entries],
     }
     target = AtomicFile(path)
     try:

@@ -82,6 +82,9 @@ def added(summaries: list[Summary]) -> Summary:
             mine = getattr(total, name)
             if isinstance(mine, Counter):
                 mine.update(getattr(summary, name))
+            elif isinstance(mine, dict):  # (Summary.written: the first partition's spelling of a value)
+                for key, value in getattr(summary, name).items():
+                    mine.setdefault(key, value)
             else:
                 setattr(total, name, mine + getattr(summary, name))
     return total

@@ -123,7 +123,17 @@ def test_output_file_gets_the_report_and_the_terminal_the_summary(tmp_path):
 
 def test_statistics():
     result = invoke("check", SUPPORT, "--format", "concise", "--statistics")
-    assert "unsupported values by shape:" in result.stdout and "rma-40213" in result.stdout
+    assert "unsupported values by shape:" in result.stdout and "  RMA-40213" in result.stdout  # as the answer wrote it
+
+
+def test_every_value_is_shown_as_written_where_it_was_written():
+    # the nearest read value as the tool wrote it (compared normalised), in the report and in the JSON
+    shown = invoke("check", SUPPORT, "--explain").stdout
+    assert "nearest: 1Z999AA10123456784 (distance 1)" in shown
+    document = json.loads(invoke("check", SUPPORT, "--explain", "--format", "json").stdout)
+    [flagged] = [a for a in document["answers"] if a["unsupported"]]
+    assert [(n["value"], n["text"]) for f in flagged["unsupported"] for n in f.get("nearest", [])] == [
+        ("1z999aa10123456784", "1Z999AA10123456784")]
 
 
 def test_progress_never_reaches_stdout_and_is_off_without_a_terminal():
@@ -192,6 +202,7 @@ def test_baseline_reports_only_new_findings_and_stale_entries(tmp_path):
     assert invoke("check", SUPPORT, "--baseline", str(baseline), "--write-baseline").exit_code == 0
     entries = json.loads(baseline.read_text())["entries"]
     assert [e["value"] for e in entries] == ["1z999aa10123456785", "rma-40213"]
+    assert [e["text"] for e in entries] == ["1Z999AA10123456785", "RMA-40213"]  # as written, for a reader
     assert invoke("check", SUPPORT, "--baseline", str(baseline)).exit_code == 0  # nothing new
     entries.append({"conversation": "gone", "turn": 0, "value": "ord-1", "source": SUPPORT})
     baseline.write_text(json.dumps({"entries": entries}))
