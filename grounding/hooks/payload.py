@@ -8,6 +8,7 @@ field but the transcript is optional here: a harness that sends less is still ju
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import orjson
@@ -62,8 +63,8 @@ def parse(raw: bytes, harness: str) -> StopEvent:
     return StopEvent(
         harness=harness,
         event=event,
-        transcript=_text(value, "transcript_path"),
-        agent_transcript=_text(value, "agent_transcript_path"),
+        transcript=_path(value, "transcript_path"),
+        agent_transcript=_path(value, "agent_transcript_path"),
         agent_id=_text(value, "agent_id"),
         session_id=_text(value, "session_id"),
         cwd=_text(value, "cwd"),
@@ -75,3 +76,8 @@ def parse(raw: bytes, harness: str) -> StopEvent:
 def _text(value: dict, key: str) -> str | None:
     found = value.get(key)
     return found if isinstance(found, str) and found.strip() else None
+
+
+def _path(value: dict, key: str) -> str | None:
+    found = _text(value, key)
+    return os.path.expanduser(found) if found is not None else None  # (a configured path may start with ~)
