@@ -58,7 +58,8 @@ _Posture = Annotated[str, typer.Option("--posture", metavar="POSTURE", help=_POS
 _Log = Annotated[Optional[str], typer.Option("--log", metavar="FILE", help="Append one JSON line per stop to FILE.")]
 _Cap = Annotated[str, typer.Option("--cap", metavar="N", help="rails: blocks per turn.")]
 _Config = Annotated[Optional[str], typer.Option(
-    "--config", metavar="FILE", help="Read options from FILE [default: ground.toml or [tool.ground] from the session's cwd up].")]
+    "--config", metavar="FILE",
+    help="Read options from FILE [default: ground.toml or [tool.ground] from the session's cwd up].")]
 
 
 @hook_app.command(name="claude-code", context_settings=_LENIENT)
@@ -85,7 +86,8 @@ def codex(ctx: typer.Context, posture: _Posture = "guard", log: _Log = None, cap
 def install(
     harness: Annotated[str, typer.Argument(metavar="HARNESS", help="claude-code or codex.")],
     write: Annotated[bool, typer.Option("--write", help="Merge the settings into the project's file.")] = False,
-    project: Annotated[Path, typer.Option("--project", metavar="DIR", help="The project folder [default: .].")] = Path("."),
+    project: Annotated[Path, typer.Option("--project", metavar="DIR",
+                                          help="The project folder [default: .].")] = Path("."),
     posture: Annotated[str, typer.Option("--posture", metavar="POSTURE", help=_POSTURE_HELP)] = "guard",
     log: Annotated[Optional[str], typer.Option("--log", metavar="FILE", help="The hook's log file.")] = None,
 ) -> None:

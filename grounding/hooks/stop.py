@@ -6,7 +6,7 @@ Postures as in the library's gate (grounding.gate), counted per turn from the se
 - ``guard`` (the default) blocks once per turn: the correction already in the file since the user's last
   message, or the harness's ``stop_hook_active``, is the latch, and the next stop ships flagged;
 - ``rails`` blocks again while the turn holds fewer than ``cap`` of its corrections (Claude Code ends a turn
-  itself after eight blocks in a row).
+  itself after repeated blocks).
 
 Only a flagged answer is ever blocked: an answer that examined no value (unchecked), one whose evidence is
 not in the file (unjudgeable), a cut-off or refused one, all stop as they would without the hook.

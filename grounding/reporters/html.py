@@ -230,7 +230,8 @@ class HtmlReporter:
     def _summary(self, summary: Summary) -> str:
         tiles = [("answers judged", summary.answers, ""), ("flagged", summary.flagged, "flagged"),
                  ("derived", summary.derived, "derived"), ("grounded", summary.grounded, ""),
-                 ("unchecked", summary.unchecked, ""), ("unjudgeable", summary.unjudgeable, ""), ("values examined", summary.candidates, ""),
+                 ("unchecked", summary.unchecked, ""), ("unjudgeable", summary.unjudgeable, ""),
+                 ("values examined", summary.candidates, ""),
                  ("unsupported values", summary.unsupported, "flagged"), ("records not read", summary.errors, "")]
         if summary.contract_unmet:
             tiles.insert(4, ("contract unmet", summary.contract_unmet, ""))

@@ -195,7 +195,8 @@ class Assembler:
         context = self._parents.context_of(records)
         if context is None:
             return None
-        return joined(claude_code.assemble(context, source, self._parents.parents), claude_code.assemble(records, source))
+        parents = claude_code.assemble(context, source, self._parents.parents)
+        return joined(parents, claude_code.assemble(records, source))
 
     def silent(self, seconds: float, now: float) -> list[Event]:
         """The streamed traces with no new span for seconds: judged as complete (--flush-after)."""

@@ -18,7 +18,8 @@ def claude_code_records(answer: str | None, result: str = RESULT, cwd: str = "/s
          "message": {"role": "user", "content": "Why does the sync fail?"}},
         {**base, "type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": {
             "id": "msg_1", "role": "assistant", "stop_reason": None,
-            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "grep -n Errorf ."}}]}},
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
+                         "input": {"command": "grep -n Errorf ."}}]}},
         {**base, "type": "user", "uuid": "u2", "parentUuid": "a1", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "toolu_1", "content": result}]},
          "toolUseResult": {"stdout": result, "stderr": ""}},

@@ -233,7 +233,8 @@ def test_a_pull_request_link_built_from_the_repository_and_a_number_read(answer,
 
 
 def test_a_link_needs_the_repository_read_too():
-    verdict = _judged("Bash", {"command": "git log --oneline -2"}, LOG, "Merged in https://github.com/acme/order-sync/pull/212.")
+    answer = "Merged in https://github.com/acme/order-sync/pull/212."
+    verdict = _judged("Bash", {"command": "git log --oneline -2"}, LOG, answer)
     assert unsupported(verdict) == ["https://github.com/acme/order-sync/pull/212"]
 
 

@@ -8,10 +8,12 @@ a file's lines as read) is a claim: it is judged like prose.
 A fenced block is quoted when its info string names output (``console``, ``text``, ``log``, …), when the
 words just before it present it as output ("the test run printed:", "it returned:", "the log shows:",
 "line 10 from the file"), or when half of its lines or more occur in what the session read (the judge
-asks: ``quoted``). Any other fenced block is authored. An inline code span is authored only when it is code with a structure of its own (an
-assignment, a call, a key and its value: ``timeout = 45000``, ``{"id": "xyz-789"}``, ``PID: 4242``) and is
-not presented as output; a span that is one value (``order_sync_worker.go:110``, ``4f2a9c1``) or a command
-(``git checkout 4f2a9c1``) is a reference, judged like prose.
+asks: ``quoted``). Any other fenced block is authored.
+
+An inline code span is authored only when it is code with a structure of its own (an assignment, a call, a
+key and its value: ``timeout = 45000``, ``{"id": "xyz-789"}``, ``PID: 4242``) and is not presented as
+output; a span that is one value (``order_sync_worker.go:110``, ``4f2a9c1``) or a command (``git checkout
+4f2a9c1``) is a reference, judged like prose.
 """
 
 from __future__ import annotations

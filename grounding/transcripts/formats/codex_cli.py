@@ -2,12 +2,13 @@
 
 Each line is ``{"timestamp", "type", "payload"}``. ``session_meta`` carries the session id, the
 instructions (exempt), the working directory (``cwd``: a ``path:line`` under it is read relative to it,
-as in Claude Code, §9.26) and the git branch and repository (``git``: stated, as the instructions are); a ``response_item`` payload is an OpenAI Responses item (messages,
-``function_call`` / ``function_call_output``, reasoning), read as the Responses reader reads them; an
-``event_msg`` of type ``user_message`` is the user's turn (newer rollouts record user turns only so; older
-ones record them twice, which exempts the same text twice and changes nothing). Other events (token counts, the agent's messages
-again, reasoning summaries) and ``turn_context`` repeat what the items hold: they are skipped, not read
-twice. A ``function_call_output`` is often JSON inside a JSON string (``{"output": …, "metadata": …}``):
+as in Claude Code, §9.26) and the git branch and repository (``git``: stated, as the instructions are).
+A ``response_item`` payload is an OpenAI Responses item (messages, ``function_call`` /
+``function_call_output``, reasoning), read as the Responses reader reads them; an ``event_msg`` of type
+``user_message`` is the user's turn (newer rollouts record user turns only so; older ones record them
+twice, which exempts the same text twice and changes nothing). Other events (token counts, the agent's
+messages again, reasoning summaries) and ``turn_context`` repeat what the items hold: they are skipped,
+not read twice. A ``function_call_output`` is often JSON inside a JSON string (``{"output": …, "metadata": …}``):
 it is read as any JSON result.
 """
 
