@@ -217,6 +217,9 @@ def _lines(
         elif start == 0 and raw.startswith(_UTF16_BOMS + _UTF32_BOMS[1:]):
             yield Problem(source, number, _wide(raw))  # every line would be "invalid UTF-8": say why once
             return number
+        elif start == 0 and raw.startswith(_ZIP):
+            yield Problem(source, number, _ARCHIVE)  # every line would be "invalid UTF-8": say why once
+            return number
         if raw.isspace():
             continue
         try:  # parsed with its line end: JSON allows whitespace after a document, and no copy is made
@@ -252,6 +255,9 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
     if data.startswith(_UTF16_BOMS + _UTF32_BOMS[1:]):
         yield Problem(source, 1, _wide(data))
         return
+    if data.startswith(_ZIP):
+        yield Problem(source, 1, _ARCHIVE)
+        return
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     if not data.strip():
@@ -272,6 +278,9 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
 
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32's little-endian mark begins with UTF-16's
+_ZIP = b"PK\x03\x04"  # a zip archive's first bytes (Inspect AI's .eval logs are zip archives)
+_ARCHIVE = ("the file is a zip archive (an Inspect AI .eval log is one), not JSON Lines; ground does not read "
+            'archives yet: export its conversations as JSON Lines, one {"messages": [...]} per line')
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
 

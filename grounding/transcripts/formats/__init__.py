@@ -14,6 +14,7 @@ from grounding.transcripts.formats import (
     anthropic,
     bedrock,
     gemini,
+    known_logs,
     langchain,
     llamaindex,
     mlflow,
@@ -85,6 +86,9 @@ def _unrecognised(record: object) -> str:
                                      or (record.get("type") == "message" and record.get("role") == "assistant")
                                      or isinstance(record.get("output"), dict)):
         return RESPONSE_ALONE
+    known = known_logs.named(record)
+    if known is not None:
+        return f"not a conversation in a known format: {known}"
     if isinstance(record, dict):
         keys = ", ".join(repr(key) for key in list(record)[:8]) or "none"
         return (

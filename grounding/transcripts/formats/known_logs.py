@@ -1,0 +1,36 @@
+"""The logs of tools ground does not read yet, told by their keys, so a refusal says what the file is and
+what to do: an Inspect AI evaluation log, a Gemini CLI session file, an OpenHands trajectory (issue 50)."""
+
+from __future__ import annotations
+
+# the keys an OpenHands event has beside its id and source: what it did, or what it saw
+_OPENHANDS_EVENT = ("action", "observation")
+_SAMPLES = "each sample's messages"
+
+
+def named(record: object) -> str | None:
+    """What record is, when it is a known tool's log that no reader takes yet; None otherwise.
+
+    >>> named({"version": 2, "status": "success", "eval": {}, "plan": {}, "results": {}, "samples": []})[:35]
+    'an Inspect AI evaluation log, which'
+    >>> named([{"id": 0, "source": "user", "action": "message", "args": {}}])[:25]
+    'an OpenHands trajectory ('
+    >>> named({"messages": []}) is None
+    True
+    """
+    if isinstance(record, dict):
+        keys = set(record)
+        if "eval" in keys and ("samples" in keys or {"plan", "results"} <= keys):
+            return f"an Inspect AI evaluation log, which ground does not read yet: {_export(_SAMPLES)}"
+        if {"sessionId", "projectHash"} <= keys:
+            return ("a Gemini CLI session file, which ground does not read yet (--input-format gemini is the "
+                    f"generateContent API's format, not this one): {_export()}")
+    if isinstance(record, list) and record and isinstance(record[0], dict):
+        events = [item for item in record[:20] if isinstance(item, dict)]
+        if any("source" in event and any(key in event for key in _OPENHANDS_EVENT) for event in events):
+            return f"an OpenHands trajectory (a list of events), which ground does not read yet: {_export()}"
+    return None
+
+
+def _export(what: str = "its conversations") -> str:
+    return f'export {what} as JSON Lines, one {{"messages": [...]}} (OpenAI Chat Completions) per line, and check that'
