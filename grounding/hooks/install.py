@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import tempfile
 from pathlib import Path
 
 import orjson
 
 from grounding.errors import GroundingError
+from grounding.run.report_file import AtomicFile
 
 SETTINGS_FILES = {"claude-code": Path(".claude/settings.json"), "codex": Path(".codex/hooks.json")}
 EVENTS = ("Stop", "SubagentStop")
@@ -82,7 +82,14 @@ def write_settings(path: Path, harness: str, command: str) -> bool:
             raise GroundingError(f"{path}: must hold a JSON object; it was left as it is")
     settings, changed = merged(existing, harness, command)
     if changed:
-        _replace(path, orjson.dumps(settings, option=orjson.OPT_INDENT_2) + b"\n")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        target = AtomicFile(str(path))  # written beside it and renamed onto it: a failed write keeps the old one
+        try:
+            target.stream.write(orjson.dumps(settings, option=orjson.OPT_INDENT_2).decode() + "\n")
+            target.commit()
+        except BaseException:
+            target.discard()
+            raise
     return changed
 
 
@@ -92,17 +99,3 @@ def _is_ours(handler: object, harness: str) -> bool:
     words = handler["command"].split()
     return any(words[at:at + 2] == ["hook", harness] and os.path.basename(words[at - 1]).startswith("ground")
                for at in range(1, len(words) - 1))
-
-
-def _replace(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o777)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -1,7 +1,7 @@
 """The conversation a stop event ends, read from the harness's session file.
 
-The file is read as ``ground check`` reads it (the same readers; a sub-agent's file joined to its parent
-session's, SPEC §9.26). The harness writes it as the agent works and may not have written the final message
+The file is read as ``ground check`` reads it (run.runner.read_events: the same readers, a sub-agent's file
+joined to its parent session's, SPEC §9.26). The harness writes it as the agent works and may not have written the final message
 yet when the hook runs: where the event carries that message and the file does not end with it, the file
 is read again for a moment, and the message is judged against whatever the file holds by then.
 """
@@ -15,8 +15,7 @@ from pathlib import Path
 
 from grounding.hooks.payload import StopEvent
 from grounding.model import ANSWER, Conversation, Problem
-from grounding.transcripts.assembly import Assembler
-from grounding.transcripts.files import read_records
+from grounding.run.runner import read_events
 
 # How long the hook waits for the harness to write the final message it was sent (reads every step).
 SETTLE_SECONDS, SETTLE_STEP = 1.0, 0.1
@@ -66,31 +65,20 @@ def _read(event: StopEvent, max_record_bytes: int | None) -> tuple[Conversation,
     if not os.path.isfile(target):
         raise SessionUnreadable(f"{target}: no such file")
     files = [event.transcript, target] if target != event.transcript and event.transcript else [target]
-    assembler = Assembler()
     conversations: list[Conversation] = []
     problems: list[Problem] = []
-    for path in files:
-        if not os.path.isfile(path):
-            continue  # a sub-agent whose parent file is gone: judged alone (unjudgeable if it needs it)
-        for record in read_records(path, max_record_bytes):
-            events = [record] if isinstance(record, Problem) else assembler.feed(record)
-            _collect(events, conversations, problems)
-        _collect(assembler.end_of_source(path), conversations, problems)
-    _collect(assembler.finish(), conversations, problems)
+    # (a sub-agent whose parent file is gone is read alone: unjudgeable, if it needs it)
+    for found in read_events([path for path in files if os.path.isfile(path)], max_record_bytes):
+        if isinstance(found, Conversation):
+            conversations.append(found)
+        elif isinstance(found, Problem):
+            problems.append(found)
     own = [c for c in conversations if c.source == target]
     if not own:
         why = "; ".join(p.message for p in problems[:3]) or "no Claude Code or Codex session records in it"
         raise SessionUnreadable(f"{target}: no conversation read ({why})")
     main = [c for c in own if event.session_id is not None and c.id == event.session_id]
     return (main or own)[0], problems
-
-
-def _collect(events: object, conversations: list[Conversation], problems: list[Problem]) -> None:
-    for found in events:  # type: ignore[attr-defined]
-        if isinstance(found, Conversation):
-            conversations.append(found)
-        elif isinstance(found, Problem):
-            problems.append(found)
 
 
 def _last_answer(conversation: Conversation) -> str | None:

@@ -77,6 +77,12 @@ def judge_inputs(
         yield from tallied(event, answers, summary, adjust)
 
 
+def read_events(paths: Iterable[str], max_record_bytes: int | None = None) -> Iterator[Event]:
+    """The conversations, problems and skipped records of files (paths, not folders), in input order, read as
+    a run reads them and not judged: what a coding agent's hook reads its session file with."""
+    return _events(paths, Summary(), None, None, max_record_bytes)  # (not deferred: no Record comes out)
+
+
 def _named_stdin(event: object, answers: list[JudgedAnswer], name: str) -> tuple[object, list[JudgedAnswer]]:
     """event and its answers with standard input's source (-) given its name; before the baseline sees them,
     so a baseline written from a pipe matches the file it names."""

@@ -48,7 +48,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("nemo", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     ("guardrails_ai", ("library", "fixing", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     # the stop hook of a coding agent's harness: its event in, the session file read, the gate's posture out
-    ("hooks", ("hooks", "gate", "library", "session", "options", "transcripts", *SHARED), ("cli", "run", "reporters")),
+    ("hooks", ("hooks", "gate", "library", "session", "options", "run", *SHARED), ("cli", "reporters")),
     # the Dask engine: the run's workers on a cluster
     ("dask", ("run", "library", "transcripts", *SHARED), ("cli", "reporters", "core")),
     ("run", ("run", "core", "transcripts", *SHARED), ("reporters", "cli")),

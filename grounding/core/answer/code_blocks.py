@@ -50,16 +50,20 @@ _SHORTEST_TELLING_LINE = 6
 Quoted = Callable[[list[str]], bool]  # whether half of these lines or more occur in what the session read
 
 
-def authored_spans(text: str, quoted: Quoted | None) -> list[tuple[int, int]]:
-    """The spans of text that are code the answer authors: fenced blocks and structured inline spans, less
-    those it quotes as output."""
+def fenced_blocks(text: str) -> list[regex.Match]:
+    """The fenced code blocks of text: group 2 is the info string, group 3 the body."""
+    return list(_FENCE.finditer(text)) if "```" in text or "~~~" in text else []
+
+
+def authored_spans(text: str, quoted: Quoted | None, blocks: list[regex.Match]) -> list[tuple[int, int]]:
+    """The spans of text that are code the answer authors: its fenced blocks (blocks: fenced_blocks(text))
+    and structured inline spans, less those it quotes as output."""
     spans = []
     fenced: list[tuple[int, int]] = []
-    if "```" in text or "~~~" in text:
-        for block in _FENCE.finditer(text):
-            fenced.append((block.start(), block.end()))
-            if not _quoted_block(text, block.start(), block.group(2), block.group(3), quoted):
-                spans.append((block.start(3), block.end(3)))
+    for block in blocks:
+        fenced.append((block.start(), block.end()))
+        if not _quoted_block(text, block.start(), block.group(2), block.group(3), quoted):
+            spans.append((block.start(3), block.end(3)))
     if "`" in text:
         for span in _INLINE.finditer(text):
             inside = any(low <= span.start() < high for low, high in fenced)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import regex
 
 from grounding.core.answer.candidates import Answer, Candidate
-from grounding.core.answer.code_blocks import Quoted, authored_spans
+from grounding.core.answer.code_blocks import Quoted, authored_spans, fenced_blocks
 from grounding.core.text.patterns import LazyPattern
 from grounding.core.text.values import COMPOSITE_JOINER
 
@@ -21,7 +21,6 @@ _TRIGGER = LazyPattern(
 )
 _SUCH_AS = LazyPattern(regex.compile, rf"\bsuch\s+as{_BETWEEN}$", regex.IGNORECASE)
 # A fenced code block the answer presents as a sketch (§9.26): its values are examples
-_FENCE = LazyPattern(regex.compile, r"```[^\n]*\n.*?```", regex.DOTALL)
 _SKETCH_BEFORE = LazyPattern(
     regex.compile,
     r"(?:\bsomething\s+like|\be\.\s?g\.|\bfor\s+example|\bfor\s+instance|\blike\s+this|\blooks?\s+like|"
@@ -123,9 +122,10 @@ def _example_occurrences(answer: Answer, quoted: Quoted | None = None,
     flags: dict[tuple[int, int], bool] = {}
     for segment_index, spans in by_segment.items():
         text = answer.segments[segment_index]
-        sketches = _sketches(text) if "```" in text else []
+        blocks = fenced_blocks(text)  # found once: the sketches and the code the answer authors are among them
+        sketches = _sketches(text, blocks)
         if authored_code and "`" in text:
-            sketches += authored_spans(text, quoted)
+            sketches += authored_spans(text, quoted, blocks)
         previous_end, previous_example = None, False
         for start, end in sorted(spans):
             example = _after_trigger(text, start, end) or any(low <= start < high for low, high in sketches)
@@ -136,9 +136,9 @@ def _example_occurrences(answer: Answer, quoted: Quoted | None = None,
     return flags
 
 
-def _sketches(text: str) -> list[tuple[int, int]]:
+def _sketches(text: str, blocks: list) -> list[tuple[int, int]]:
     """The spans of the fenced code blocks text presents as a sketch or an example ("something like:")."""
-    return [(fence.start(), fence.end()) for fence in _FENCE.finditer(text)
+    return [(fence.start(), fence.end()) for fence in blocks
             if _SKETCH_BEFORE.search(text, max(0, fence.start() - _SKETCH_LOOKBACK), fence.start())]
 
 
