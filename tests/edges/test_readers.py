@@ -310,3 +310,43 @@ def test_llamaindex_tool_call_blocks_are_calls(tmp_path):
 
     [judged] = grounding.check(record, grounding.Options(require_tool=["show"]))
     assert judged.verdict.status.value == "flagged"  # the tool was called: only the invention fails
+
+
+def _haystack(role, *parts):
+    """A Haystack ChatMessage.to_dict() (haystack-ai 2.9 and later, 3.x as checked)."""
+    return {"role": role, "meta": {}, "name": None, "content": list(parts)}
+
+
+def test_haystack_to_dict_messages_read_their_calls_and_results(tmp_path):
+    """The form a Haystack pipeline serialises ChatMessages in: read as OpenAI, its tool_call_result part was
+    passed over and the read id itself accused."""
+    call = {"tool_name": "show", "arguments": {"switch": "SW-7741"}, "id": "c1", "extra": None}
+    record = [
+        _haystack("system", {"text": "You are an SRE agent."}),
+        _haystack("user", {"text": "port?"}),
+        _haystack("assistant", {"tool_call": call}),
+        _haystack("tool", {"tool_call_result": {"result": '{"port": "fc1/3"}', "origin": call, "error": False}}),
+        _haystack("assistant", {"text": "fc1/3 fc1/11"}),
+    ]
+    found, _ = verdicts(tmp_path, record)
+    assert [unsupported(v) for v in found] == [["fc1/11"]]  # the read port grounded; the invented one not
+    import grounding
+
+    [judged] = grounding.check(record, grounding.Options(require_tool=["show"]))
+    assert judged.input_format == "haystack" and judged.verdict.status.value == "flagged"
+    # a result written as parts (Haystack 2.18+), and a call's own arguments, which ground nothing
+    parts_result = {"result": [{"text": '{"port": "fc1/3"}'}], "origin": call, "error": False}
+    record[3] = _haystack("tool", {"tool_call_result": parts_result})
+    record[4] = _haystack("assistant", {"text": "fc1/3 on SW-7741"})
+    found, _ = verdicts(tmp_path, record)
+    assert [unsupported(v) for v in found] == [["sw-7741"]]
+
+
+def test_a_haystack_part_in_an_openai_list_is_not_passed_over(tmp_path):
+    """A list holding one Haystack tool message among OpenAI ones is no format: an error naming the record,
+    never the result dropped."""
+    record = [{"role": "user", "content": "port?"},
+              _haystack("tool", {"tool_call_result": {"result": "fc1/3", "origin": {}, "error": False}}),
+              {"role": "assistant", "content": "fc1/3"}]
+    found, summary = verdicts(tmp_path, record)
+    assert found == [] and summary.errors == 1

@@ -14,6 +14,7 @@ from grounding.transcripts.formats import (
     anthropic,
     bedrock,
     gemini,
+    haystack,
     known_logs,
     langchain,
     llamaindex,
@@ -35,6 +36,7 @@ _MODULES = {
     "anthropic": anthropic,  # top-level system, tool_use / tool_result blocks
     "openai-responses": openai_responses,  # function_call / function_call_output items
     "llamaindex": llamaindex,  # ChatMessage: role with blocks[] / additional_kwargs
+    "haystack": haystack,  # ChatMessage.to_dict(): content parts keyed by their kind
     "openai": openai,  # {"messages": [{"role": …}]} or a bare messages array
 }
 READERS: dict[str, Reader] = {name: module.read for name, module in _MODULES.items()}
@@ -122,4 +124,5 @@ FORMAT_DESCRIPTIONS = {
     "langfuse": "Langfuse observations (GENERATION, TOOL, ... with traceId), grouped by trace",
     "mlflow": "MLflow traces {info, data: {spans}} with mlflow.spanInputs / mlflow.spanOutputs",
     "llamaindex": "LlamaIndex ChatMessage lists: role with blocks[].block_type and additional_kwargs",
+    "haystack": "Haystack ChatMessage.to_dict() lists: content parts keyed text, tool_call, tool_call_result",
 }

@@ -16,6 +16,7 @@ from grounding.transcripts.formats.common import (
 
 # Blocks of another format: reading past them would silently drop tool results.
 _FOREIGN_BLOCKS = frozenset({"tool_use", "tool_result"})
+_HAYSTACK_PARTS = frozenset({"tool_call", "tool_call_result"})  # keyed by their kind, with no "type"
 
 
 def recognises(record: object) -> bool:
@@ -123,6 +124,12 @@ def _part_texts(content: object, index: int) -> list[str]:
                 raise RecordError(
                     f"messages[{index}].content holds a {part['type']!r} block, which OpenAI Chat Completions "
                     "does not have; this looks like Anthropic Messages (--input-format anthropic)"
+                )
+            if isinstance(part, dict) and "type" not in part and _HAYSTACK_PARTS & part.keys():
+                raise RecordError(
+                    f"messages[{index}].content holds a {next(iter(_HAYSTACK_PARTS & part.keys()))!r} part, which "
+                    "OpenAI Chat Completions does not have; this looks like Haystack's ChatMessage.to_dict() "
+                    "(--input-format haystack)"
                 )
             text = text_of_block(part)
             if text is not None:
