@@ -220,7 +220,7 @@ def _in_document(messages: list, format: str | None, system: str | None,  # noqa
 
 def _system_message(messages: list, kind: str | None, text: str) -> dict:
     """text as a system message in the list's own format (by its name, else by its messages' shape): an
-    OpenAI system dict put before LangChain or LlamaIndex messages would hide their format from detection."""
+    OpenAI system dict put before LangChain, LlamaIndex or Haystack messages would hide their format from detection."""
     shape = kind or next((_shape(message) for message in messages if isinstance(message, dict)), "openai")
     if shape == "langchain":
         return {"type": "system", "data": {"content": text}}
@@ -228,6 +228,8 @@ def _system_message(messages: list, kind: str | None, text: str) -> dict:
         return {"kind": "request", "parts": [{"part_kind": "system-prompt", "content": text}]}
     if shape == "llamaindex":
         return {"role": "system", "blocks": [{"block_type": "text", "text": text}]}
+    if shape == "haystack":
+        return {"role": "system", "meta": {}, "name": None, "content": [{"text": text}]}
     if shape in ("openai", "openai-chat", "chat", "litellm"):
         return {"role": "system", "content": text}
     raise RecordError(f"system= cannot be put in a bare list of {shape or 'these'} messages: put the system prompt "
@@ -243,6 +245,8 @@ def _shape(message: dict) -> str | None:
         return "pydantic-ai"
     if "role" in message and ("blocks" in message or "additional_kwargs" in message):
         return "llamaindex"
+    if "role" in message and "meta" in message and isinstance(message.get("content"), list):
+        return "haystack"
     if "role" in message and "content" in message:
         return "openai"
     return None

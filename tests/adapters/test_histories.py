@@ -218,6 +218,16 @@ def test_system_beside_llamaindex_messages_is_a_llamaindex_system_message():
     _system_is_read_in_the_lists_own_format(history, format="llamaindex")
 
 
+def test_system_beside_haystack_to_dict_messages_is_a_haystack_system_message():
+    call = {"tool_name": "get_last_order", "arguments": {}, "id": "c1", "extra": None}
+    history = [{"role": "user", "meta": {}, "name": None, "content": [{"text": QUESTION}]},
+               {"role": "assistant", "meta": {}, "name": None, "content": [{"tool_call": call}]},
+               {"role": "tool", "meta": {}, "name": None,
+                "content": [{"tool_call_result": {"result": RESULT, "origin": call, "error": False}}]}]
+    _system_is_read_in_the_lists_own_format(history)
+    _system_is_read_in_the_lists_own_format(history, format="haystack")
+
+
 def test_system_beside_a_list_it_cannot_be_put_in_is_refused_never_misread():
     records = [{"type": "session_meta", "payload": {"id": "s1"}}]
     with pytest.raises(RecordError, match="system= cannot be put in a bare list of codex-cli messages"):
