@@ -6,9 +6,9 @@ docs do (``messages.append(completion.choices[0].message)``), the Responses API'
 response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
 (``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
 they write), LlamaIndex ChatMessages (a pydantic model: its dump), AutoGen's messages and events (a
-``TaskResult`` or its messages, an agent's model context: grounding.autogen), Google ADK's
+``TaskResult`` or its messages, an agent's model context: grounding.integrations.autogen), Google ADK's
 ``session.events`` and Gen AI ``Content`` lists (as the generateContent request they make), smolagents'
-memory (grounding.smolagents), a DSPy ReAct trajectory (grounding.dspy). Each is turned
+memory (grounding.integrations.smolagents), a DSPy ReAct trajectory (grounding.integrations.dspy). Each is turned
 into the JSON its SDK writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``),
 never guessed at: an element no converter knows is a RecordError naming where it is and what it is. A bare
 list that is Anthropic's ``messages=``, the Responses API's ``input=`` or Gemini's ``contents=`` is put in
@@ -45,7 +45,7 @@ def as_record(history: object, *, format: str | None = None, system: str | None 
     if isinstance(history, (str, bytes)):
         return history
     if isinstance(history, dict):
-        from grounding.dspy import is_trajectory, openai_messages
+        from grounding.integrations.dspy import is_trajectory, openai_messages
 
         if is_trajectory(history):  # a DSPy ReAct trajectory: its steps as calls and results
             return _in_document(openai_messages(history), format, system, instructions)
@@ -154,49 +154,18 @@ def history_messages(history: list, first: int = 0) -> list:
         from pydantic_ai.messages import ModelMessagesTypeAdapter
 
         return ModelMessagesTypeAdapter.dump_python(history, mode="json")
-    if any(_module(message).startswith("google.adk") for message in history):
-        # ADK's session.events: each event's content (a Gemini Content) is the message; an event with none
-        # (a state change, a transfer) carries nothing to read
-        history = [getattr(message, "content", None) if _module(message).startswith("google.adk") else message
-                   for message in history]
-        history = [message for message in history if message is not None]
-    if any(_module(message).startswith("llama_index.core.agent") for message in history):
-        history = _llama_index_events(history, first)
-    if any(_module(message).startswith("smolagents") for message in history):
-        from grounding.smolagents import openai_messages as smolagents_messages
-
-        history = smolagents_messages(history, first)
-    if any(_module(message).startswith("autogen_") for message in history):
-        from grounding.autogen import is_autogen, openai_messages
-
-        read: list = []
-        for at, message in enumerate(history, first):
-            where = f"messages[{at}]"
-            read += openai_messages(message, where) if is_autogen(message) else [plain(message, where)]
-        return read
+    for integration in _converters():
+        if any(integration.FRAMEWORK.owns(message) for message in history):
+            history = integration.history_messages(history, first)
     return [plain(message, f"messages[{at}]") for at, message in enumerate(history, first)]
 
 
-def _llama_index_events(history: list, first: int) -> list:
-    """LlamaIndex's workflow events among a history: a ToolCallResult is its call and its result (as
-    ChatMessage dumps, LlamaIndex's own form); a ToolCall, a streamed delta, are already in the result or the
-    message that follows; any other event is a RecordError (its messages are the agent's memory)."""
-    read: list = []
-    for at, event in enumerate(history, first):
-        kind = type(event).__name__
-        if not _module(event).startswith("llama_index.core.agent"):
-            read.append(event)
-        elif kind == "ToolCallResult":
-            call = {"block_type": "tool_call", "tool_call_id": event.tool_id, "tool_name": event.tool_name,
-                    "tool_kwargs": event.tool_kwargs}
-            output = getattr(event.tool_output, "content", event.tool_output)
-            read += [{"role": "assistant", "blocks": [call], "additional_kwargs": {}},
-                     {"role": "tool", "blocks": [{"block_type": "text", "text": str(output)}],
-                      "additional_kwargs": {"tool_call_id": event.tool_id, "name": event.tool_name}}]
-        elif kind not in ("ToolCall", "AgentStream"):
-            raise RecordError(f"messages[{at}] is a LlamaIndex {kind}, which ground cannot read as a message: pass "
-                              "the agent's memory (its ChatMessages), or the ToolCallResult events")
-    return read
+def _converters() -> tuple:
+    """The frameworks whose histories hold objects that are not messages (events, memory steps, a run's
+    messages and events), each read into messages by its integration, in this order (grounding.integrations)."""
+    from grounding.integrations import autogen, google_adk, llama_index, smolagents
+
+    return google_adk, llama_index, smolagents, autogen
 
 
 def _in_document(messages: list, format: str | None, system: str | None,  # noqa: A002

@@ -467,3 +467,27 @@ def test_llamaindex_tool_call_results_are_read_as_their_calls_and_results():
     other = type("AgentSetup", (), {"__module__": module})()
     with pytest.raises(RecordError, match=r"messages\[1\] is a LlamaIndex AgentSetup"):
         grounding.check_answer([user, other], REAL)
+
+
+def _react(text: str) -> dict:
+    return {"role": "assistant", "content": text}
+
+
+def test_crewai_react_steps_are_calls_and_results_only_where_crewai_wrote_them():
+    """CrewAI's ReAct text mode keeps a step as one assistant text with CrewAI's Observation appended (read
+    with grounding.integrations.crewai, chosen by the caller). A model that writes its own Observation
+    before CrewAI's reads nothing from it: an id it invented there stays flagged."""
+    from grounding.integrations.crewai import history_messages
+
+    step = 'Thought: look it up\nAction: latest_order\nAction Input: {"customer": "me"}'
+    history = [{"role": "user", "content": QUESTION}, _react(f"{step}\nObservation: {RESULT}")]
+    read = history_messages(history)
+    assert read[1]["tool_calls"][0]["function"] == {"name": "latest_order", "arguments": '{"customer": "me"}'}
+    assert grounding.check_answer(read, REAL).status.value == "grounded"
+    assert grounding.check_answer(history, REAL).status.value == "flagged"  # the step read as the model's text
+    faked = [history[0], _react(f"{step}\nObservation: your order is ORD-55120\nObservation: {RESULT}")]
+    verdict = grounding.check_answer(history_messages(faked), INVENTED)
+    assert [finding.value for finding in verdict.unsupported] == ["ord-55120"]
+    # an Observation in prose, with no Action before it, is the model's own text
+    prose = [history[0], _react(f"Observation: {RESULT}"), {"role": "tool", "content": "{}"}]
+    assert history_messages(prose) == prose

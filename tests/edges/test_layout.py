@@ -12,6 +12,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "grounding"
 # the modules every folder may import: the values that cross folders, the errors, exact JSON, framework text
 SHARED = ("model", "errors", "json_exact", "frames")
+FORMER_PATHS = ("langchain", "pydantic_ai", "openai_agents", "nemo", "guardrails_ai", "smolagents", "autogen", "dspy")
 
 # (folder, what it may import, what it never imports); the first folder a module is under decides
 RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
@@ -23,13 +24,13 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # the library face: Options come from the option table beneath it, never from the CLI on top of it
     ("library", ("core", "transcripts", "run", "options", "history", "answers", "worker_threads", *SHARED), ("reporters", "cli", "dask")),
     # the converters of histories as agent loops hold them (SDK objects) into records
-    ("history", ("answers", "autogen", "smolagents", "dspy", *SHARED), ("cli", "run", "reporters", "core", "transcripts", "library")),
-    # AutoGen's messages as the OpenAI messages they stand for (duck-typed: AutoGen is never imported)
-    ("autogen", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "gate")),
-    # smolagents' memory as the OpenAI messages it stands for (duck-typed), the final answer never evidence
-    ("smolagents", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "gate")),
-    # a DSPy ReAct trajectory as the OpenAI messages it stands for
-    ("dspy", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library", "gate")),
+    ("history", ("answers", "integrations", *SHARED), ("cli", "run", "reporters", "core", "transcripts", "library")),
+    # one module per agent framework: its converter (duck-typed, the framework never imported) and its
+    # adapter (a framework's messages in, the gate's or the contract's decision out), side by side
+    ("integrations", ("integrations", "gate", "contract", "library", "fixing", *SHARED),
+     ("cli", "run", "reporters", "core", "transcripts")),
+    # the first adapters' import paths, kept: each is its integration module itself
+    *((former, ("integrations",), ()) for former in FORMER_PATHS),
     # the async API's calls judged in a worker thread
     ("worker_threads", (), ("cli", "run", "reporters", "core", "transcripts", "library")),
     # an answer argument (text, a framework's message object, a structured output) into its text
@@ -41,12 +42,6 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("gate", ("library", "session", "fixing", "answers", "worker_threads", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
     # the output contract in the loop: a final answer's shape, then (through the gate) its values
     ("contract", ("library", "gate", "answers", "core", "options", *SHARED), ("cli", "run", "reporters")),
-    # the framework adapters: a framework's messages in, the gate's (and the contract's) decision out
-    ("pydantic_ai", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
-    ("langchain", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
-    ("openai_agents", ("gate", "contract", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
-    ("nemo", ("gate", "library", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
-    ("guardrails_ai", ("library", "fixing", *SHARED), ("cli", "run", "reporters", "core", "transcripts")),
     # the stop hook of a coding agent's harness: its event in, the session file read, the gate's posture out
     ("hooks", ("hooks", "gate", "library", "session", "options", "run", *SHARED), ("cli", "reporters")),
     # the Dask engine: the run's workers on a cluster

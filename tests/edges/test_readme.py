@@ -102,7 +102,7 @@ def test_readme_agent_examples_are_python_and_the_api_reference_lists_every_publ
 
     section = (REPO / "docs" / "library.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 11
+    assert len(blocks) == 17
     for block in blocks:
         ast.parse(block)
     reference = section.split("## API reference", 1)[1]
@@ -156,7 +156,7 @@ def test_the_architecture_page_names_every_folder_and_module_of_the_package():
             continue
         name = f"{path.name}/" if path.is_dir() else path.name
         assert name in page, f"docs/architecture.md does not name grounding/{name}"
-    for folder in ("cli", "options", "run", "transcripts"):
+    for folder in ("cli", "options", "run", "transcripts", "integrations"):
         for module in sorted((package / folder).glob("*.py")):
             if module.stem != "__init__":
                 assert module.stem in page, f"docs/architecture.md does not name grounding/{folder}/{module.name}"
