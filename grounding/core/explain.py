@@ -218,7 +218,15 @@ _READ_AS_WRITTEN = {
     "version-range": lambda written, _: written.rstrip("x*"),
     "address": lambda written, _: written.split(":")[0].replace(".", ", "),  # {127, 0, 0, 1}
     "truncated": lambda written, detail: detail or written,  # the value read that the fragment begins
+    "url": lambda written, _: _url_key(written),
 }
+
+
+def _url_key(written: str) -> str:
+    """What a URL read under another name shares with it: on this machine its port and path (``:8000``, the
+    host named otherwise), elsewhere the URL without its scheme and closing slash."""
+    bare = written.rstrip("/").split("://", 1)[-1]
+    return bare[bare.index(":"):] if ":" in bare else bare
 
 
 def _written_in(key: str, read: list[tuple[int, Item, Forms]]) -> tuple[list[str], list[str]]:

@@ -1,6 +1,6 @@
 """The judge's routes for identifiers written in another notation than read (SPEC §9.13, §9.25, §9.26, and
 the readings of verdict quality VI): composites, labels, code locations and paths, references, hash
-prefixes, addresses, version ranges, and a value the answer was cut off inside.
+prefixes, addresses, URLs, version ranges, and a value the answer was cut off inside.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ _DIGIT = regex.compile(r"\d")
 _REFERENCE_WORD = regex.compile(r"[A-Za-z][A-Za-z_-]{2,}")  # a resource's name: Order, customers, line-items
 _PATH = regex.compile(r"~?/?(?:[\w.-]+/)+[\w.-]*")  # a/b, /a/b/, ~/a/b.txt: a folder or more, then a name
 # https://github.com/owner/repo/pull/212, …/issues/7, GitLab's group/sub/repo/-/merge_requests/9
+# a URL or host:port on this machine: the loopback names and the wildcard address a server binds
+_LOCAL_URL = regex.compile(r"(?:(?P<scheme>[a-z][a-z0-9+.-]*)://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])"
+                           r":(?P<port>\d{1,5})(?P<path>/\S*)?")
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "[::1]", "[::]")  # noqa: S104 (names, not a bind)
 _REPOSITORY_LINK = regex.compile(r"https?://(?P<host>[\w.-]+)/(?P<repository>[\w.-]+(?:/[\w.-]+)+?)/(?:-/)?"
                                  r"(?:pull|pulls|issues|merge_requests)/(?P<number>\d{1,7})")
 
@@ -174,6 +178,32 @@ def address(candidate: Candidate, judging: Judging) -> Finding | None:
     """§9.26: an IPv4 address (and port) read as a tuple of four numbers (``{127, 0, 0, 1}``, ``port: 4000``)."""
     if candidate.value[:1].isdigit() and candidate.value.count(".") == 3:
         return found(candidate, "address") if candidate.value in judging.index.stated.addresses() else None
+    return None
+
+
+def same_url(candidate: Candidate, judging: Judging) -> Finding | None:
+    """A URL read with or without its closing slash (``http://host:8000`` after ``http://host:8000/``), and
+    a URL or host:port on this machine read under another of its names: a server that says it serves on
+    ``0.0.0.0:8000`` serves ``localhost:8000`` (loopback and wildcard hosts; the scheme when written, the
+    port and the path the same)."""
+    value = candidate.value
+    if "/" not in value and ":" not in value:
+        return None
+    index = judging.index
+    local = _LOCAL_URL.fullmatch(value)
+    if local is None:
+        if "://" not in value:
+            return None
+        other = value[:-1] if value.endswith("/") else f"{value}/"
+        return found(candidate, "url") if index.is_plain(other) else None
+    scheme, port, path = local.group("scheme"), local.group("port"), (local.group("path") or "").rstrip("/")
+    schemes = [f"{scheme}://"] if scheme else ["", "http://", "https://"]
+    for host in _LOCAL_HOSTS:
+        for prefix in schemes:
+            for tail in (path, f"{path}/") if prefix else (path,):
+                form = f"{prefix}{host}:{port}{tail}"
+                if form != value and index.is_plain(form):
+                    return found(candidate, "url")
     return None
 
 

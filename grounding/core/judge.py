@@ -147,7 +147,8 @@ def _example(candidate: Candidate, judging: Judging) -> Finding | None:
 ROUTES: tuple[Callable[[Candidate, Judging], Finding | None], ...] = (
     _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, notation.label, notation.code_location,
     notation.path, notation.reference, notation.repository_link, notation.hash_prefix, notation.version_range,
-    notation.address, notation.composite, computed.computed, computed.date_offset, _example, notation.truncated,
+    notation.address, notation.same_url, notation.composite, computed.computed, computed.date_offset, _example,
+    notation.truncated,
 )
 
 

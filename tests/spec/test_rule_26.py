@@ -140,6 +140,36 @@ def test_an_address_read_as_a_tuple(evidence, answer, expected_unsupported, expe
     assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
 
 
+SERVED = "Serving HTTP on 0.0.0.0 port 8000 (http://0.0.0.0:8000/) ..."
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        # a server on this machine, under another of its names; a URL with or without its closing slash
+        (SERVED, "open http://localhost:8000", [], {"http://localhost:8000": "url"}),
+        (SERVED, "at localhost:8000 and http://127.0.0.1:8000/", [],
+         {"localhost:8000": "url", "http://127.0.0.1:8000/": "url"}),
+        (SERVED, "open http://0.0.0.0:8000", [], {"http://0.0.0.0:8000": "url"}),
+        ("  Local:   http://localhost:5173/app/", "see http://127.0.0.1:5173/app", [],
+         {"http://127.0.0.1:5173/app": "url"}),
+        ('{"dashboard": "https://grafana.acme.io/d/ab12cd34"}', "https://grafana.acme.io/d/ab12cd34/", [],
+         {"https://grafana.acme.io/d/ab12cd34/": "url"}),
+        # refused: another port, a path not read, another scheme, a host not on this machine, another URL
+        (SERVED, "open http://localhost:8001", ["http://localhost:8001"], {}),
+        (SERVED, "the admin at http://localhost:8000/admin", ["http://localhost:8000/admin"], {}),
+        (SERVED, "open https://localhost:8000", ["https://localhost:8000"], {}),
+        (SERVED, "open http://example.com:8000", ["http://example.com:8000"], {}),
+        (SERVED, "open http://10.0.0.7:8000", ["http://10.0.0.7:8000"], {}),
+        ('{"dashboard": "https://grafana.acme.io/d/ab12cd34"}', "https://grafana.acme.io/d/ab12cd35/",
+         ["https://grafana.acme.io/d/ab12cd35/"], {}),
+    ],
+)
+def test_the_same_url_read_under_another_name(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
 @pytest.mark.parametrize(
     ("evidence", "answer", "expected_unsupported", "expected_via"),
     [
