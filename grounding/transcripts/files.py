@@ -12,6 +12,7 @@ import io
 import os
 import stat
 import sys
+import zipfile
 from collections.abc import Generator, Iterator
 from typing import BinaryIO
 
@@ -19,7 +20,8 @@ from grounding.errors import InputError
 from grounding.model import Problem, Record
 from grounding.transcripts.compressed import READ_BUFFER, decompressed, open_transcript
 from grounding.transcripts.folders import NotRegular
-from grounding.transcripts.names import COMPRESSED_SUFFIXES
+from grounding.transcripts.formats import inspect_ai
+from grounding.transcripts.names import COMPRESSED_SUFFIXES, WHOLE_DOCUMENT_SUFFIXES
 from grounding.transcripts.records import described, loads_exactly, loads_unchecked
 from grounding.transcripts.remote import StorageOptions, is_remote
 
@@ -80,14 +82,14 @@ def read_records(path: str, max_record_bytes: int | None = None,
         return
     with stream:
         try:
-            if path.removesuffix(".gz").removesuffix(".zst").endswith(".json"):
+            if path.removesuffix(".gz").removesuffix(".zst").endswith(WHOLE_DOCUMENT_SUFFIXES):
                 limit = max_record_bytes or MAX_RECORD_BYTES
                 data = stream.read(limit + 1)
                 if len(data) > limit:
                     yield Problem(path, 1, f"document is larger than the limit of {limit} bytes "
                                            "(--max-record-bytes); it was not read")
                     return
-                yield from _document(data, path)
+                yield from _document(data, path, limit)
             else:
                 yield from _lines(stream, path, max_record_bytes)
         except (EOFError, OSError, ValueError) as error:  # a truncated or corrupt compressed file
@@ -251,12 +253,12 @@ def _skip_line(stream: BinaryIO) -> int:
             return skipped
 
 
-def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
+def _document(data: bytes, source: str, limit: int = MAX_RECORD_BYTES) -> Iterator[Record | Problem]:
     if data.startswith(_UTF16_BOMS + _UTF32_BOMS[1:]):
         yield Problem(source, 1, _wide(data))
         return
     if data.startswith(_ZIP):
-        yield Problem(source, 1, _ARCHIVE)
+        yield from _archive(data, source, limit)
         return
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
@@ -273,14 +275,36 @@ def _document(data: bytes, source: str) -> Iterator[Record | Problem]:
     if isinstance(document, list) and document and all(_is_conversation(item) for item in document):
         for item in document:
             yield Record(source, 1, item, document=data)
+    elif inspect_ai.recognises(document):  # an evaluation: each sample its own conversation
+        for item in inspect_ai.one_log_per_sample(document):
+            yield Record(source, 1, item, document=data)
     else:
         yield Record(source, 1, document, document=data)
 
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32's little-endian mark begins with UTF-16's
 _ZIP = b"PK\x03\x04"  # a zip archive's first bytes (Inspect AI's .eval logs are zip archives)
-_ARCHIVE = ("the file is a zip archive (an Inspect AI .eval log is one), not JSON Lines; ground does not read "
-            'archives yet: export its conversations as JSON Lines, one {"messages": [...]} per line')
+_ARCHIVE = ("the file is a zip archive, not JSON Lines; of archives ground reads Inspect AI .eval logs alone: "
+            'export its conversations as JSON Lines, one {"messages": [...]} per line')
+
+
+def _archive(data: bytes, source: str, limit: int) -> Iterator[Record | Problem]:
+    """An Inspect AI .eval log's samples, each a record, read from the archive in memory (nothing is
+    extracted to disk); any other archive is a problem saying what it is."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError) as error:
+        yield Problem(source, 1, f"the file starts as a zip archive but cannot be read as one ({error})")
+        return
+    with archive:
+        if "header.json" not in archive.namelist():
+            yield Problem(source, 1, _ARCHIVE)
+            return
+        try:
+            for item in inspect_ai.archive_logs(archive, limit):
+                yield Problem(source, 1, item) if isinstance(item, str) else Record(source, 1, item)
+        except (ValueError, zipfile.BadZipFile, OSError, EOFError) as error:
+            yield Problem(source, 1, f"the Inspect AI log cannot be read: {error}")
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
 

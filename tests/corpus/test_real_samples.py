@@ -49,12 +49,14 @@ EXPECTED = {
     # a codex exec session whose recording stops after the third tool output: no final answer to judge;
     # its turn_context and event records other than the user's message are skipped, not read twice
     "codex-cli/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl": (0, 0, 0, 0, 11),
-    # Inspect AI and OpenHands logs are in no format ground reads yet (issue 50): each is refused whole, one
-    # record error naming what was seen, and nothing is judged without its evidence. Pinned so that the
-    # readers, when they come, change these figures on purpose.
-    "inspect-ai/2025-04-07T11-00-30-05-00_arithmetic-with-tool_gKECTBvzvzgtPqQCd3cirF.json": (0, 0, 0, 1, 0),
-    "openhands/basic_gui_mode.json": (0, 0, 0, 1, 0),
-    "openhands/wrong_initial_state.json": (0, 0, 0, 1, 0),
+    # Inspect AI logs, one conversation per sample: "71 + 31 = 102" and "The sum of 91 and 13 is 104." (each
+    # sum read from the take_sum tool) and "1 + 1 = 2 ..." (no tool) state no value long enough to look up
+    "inspect-ai/2025-04-07T11-00-30-05-00_arithmetic-with-tool_gKECTBvzvzgtPqQCd3cirF.json": (2, 0, 0, 0, 0),
+    "inspect-ai/2025-11-07T10-59-47-05-00_websearch-addition-problem_LqPDntDnkk4h2fSqQ8i6CE.eval": (1, 0, 0, 0, 0),
+    # OpenHands: the todo app "served on port 8000 ... http://localhost:8000" (the server printed
+    # http://0.0.0.0:8000/); the renamed file, read back in /workspace's listing
+    "openhands/basic_gui_mode.json": (1, 0, 0, 0, 0),
+    "openhands/wrong_initial_state.json": (1, 0, 0, 0, 0),
 }
 
 
@@ -69,7 +71,7 @@ def test_real_sample(name):
 
 
 def test_every_real_sample_is_pinned_or_a_documented_non_transcript():
-    found = {str(p.relative_to(REAL)) for p in REAL.rglob("*.json*")}
+    found = {str(p.relative_to(REAL)) for p in [*REAL.rglob("*.json*"), *REAL.rglob("*.eval")]}
     unread = {name for name in found - set(EXPECTED)
               if not name.startswith("otel-genai/")}  # spec examples
     assert unread == set()

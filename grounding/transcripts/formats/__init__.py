@@ -15,11 +15,13 @@ from grounding.transcripts.formats import (
     bedrock,
     gemini,
     haystack,
+    inspect_ai,
     known_logs,
     langchain,
     llamaindex,
     mlflow,
     openai,
+    openhands,
     openai_responses,
     pydantic_ai,
 )
@@ -29,6 +31,8 @@ Reader = Callable[[object, str, int], Conversation]
 
 _MODULES = {
     "mlflow": mlflow,  # {"info": …, "data": {"spans": […]}}
+    "inspect-ai": inspect_ai,  # {eval, samples: [one sample]}: the files reader splits a log by sample
+    "openhands": openhands,  # a list of events with source and action / observation
     "langchain": langchain,  # {"type": "human", "data": …} or dumpd constructors
     "pydantic-ai": pydantic_ai,  # [{"kind": "request", "parts": […]}, …]
     "gemini": gemini,  # contents[].parts
@@ -123,6 +127,8 @@ FORMAT_DESCRIPTIONS = {
     "langsmith": "LangSmith runs (run_type, dotted_order), grouped by trace",
     "langfuse": "Langfuse observations (GENERATION, TOOL, ... with traceId), grouped by trace",
     "mlflow": "MLflow traces {info, data: {spans}} with mlflow.spanInputs / mlflow.spanOutputs",
+    "inspect-ai": "Inspect AI evaluation logs (.json, or .eval zip archives): each sample's messages",
+    "openhands": "OpenHands trajectories: a list of events, actions (args) and observations (content, cause)",
     "llamaindex": "LlamaIndex ChatMessage lists: role with blocks[].block_type and additional_kwargs",
     "haystack": "Haystack ChatMessage.to_dict() lists: content parts keyed text, tool_call, tool_call_result",
 }

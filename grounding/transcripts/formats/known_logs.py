@@ -1,18 +1,17 @@
 """The logs of tools ground does not read yet, told by their keys, so a refusal says what the file is and
-what to do: an Inspect AI evaluation log, a Gemini CLI session file, an OpenHands trajectory (issue 50)."""
+what to do: a Gemini CLI session file, an OpenHands trajectory, an Inspect AI log's header alone."""
 
 from __future__ import annotations
 
 # the keys an OpenHands event has beside its id and source: what it did, or what it saw
 _OPENHANDS_EVENT = ("action", "observation")
-_SAMPLES = "each sample's messages"
 
 
 def named(record: object) -> str | None:
     """What record is, when it is a known tool's log that no reader takes yet; None otherwise.
 
-    >>> named({"version": 2, "status": "success", "eval": {}, "plan": {}, "results": {}, "samples": []})[:35]
-    'an Inspect AI evaluation log, which'
+    >>> named({"version": 2, "status": "success", "eval": {}, "plan": {}, "results": {}})[:38]
+    'an Inspect AI evaluation log without i'
     >>> named([{"id": 0, "source": "user", "action": "message", "args": {}}])[:25]
     'an OpenHands trajectory ('
     >>> named({"messages": []}) is None
@@ -20,8 +19,9 @@ def named(record: object) -> str | None:
     """
     if isinstance(record, dict):
         keys = set(record)
-        if "eval" in keys and ("samples" in keys or {"plan", "results"} <= keys):
-            return f"an Inspect AI evaluation log, which ground does not read yet: {_export(_SAMPLES)}"
+        if "eval" in keys and {"plan", "results"} <= keys and not isinstance(record.get("samples"), list):
+            return ("an Inspect AI evaluation log without its samples (a header), which holds no conversation: "
+                    "check the log the evaluation wrote (.eval, or .json with its samples)")
         if {"sessionId", "projectHash"} <= keys:
             return ("a Gemini CLI session file, which ground does not read yet (--input-format gemini is the "
                     f"generateContent API's format, not this one): {_export()}")

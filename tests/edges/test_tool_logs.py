@@ -1,0 +1,148 @@
+"""The logs of the tools people run agents and evaluations with, read as conversations (issue 50): Inspect AI
+evaluation logs (.json, and .eval zip archives, one conversation per sample) and OpenHands trajectories.
+Each gives the verdicts of the same conversation written as OpenAI Chat messages."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+from conftest import unsupported
+
+from grounding.core.settings import Settings
+from grounding.library import to_conversation
+from grounding.model import Problem, Summary
+from grounding.run.runner import judge_inputs
+from grounding.transcripts.formats import inspect_ai
+
+ORDER = '{"order_id": "ORD-40001", "status": "shipped", "carrier": "UPS"}'
+ANSWER = "Order ORD-40001 has shipped with UPS; its tracking number is 1Z999AA10123456785."
+
+
+def _judged(path) -> tuple[list, list[str], Summary]:
+    summary = Summary()
+    events = list(judge_inputs([str(path)], Settings(), summary))
+    problems = [event.message for event in events if isinstance(event, Problem)]
+    return [event for event in events if hasattr(event, "verdict")], problems, summary
+
+
+def _openai_verdicts(tmp_path, *conversations) -> list[list[str]]:
+    path = tmp_path / "reference.jsonl"
+    path.write_text("".join(json.dumps({"messages": messages}) + "\n" for messages in conversations))
+    return [unsupported(judged.verdict) for judged in _judged(path)[0]]
+
+
+def _sample(sample_id: int, answer: str, **extra: object) -> dict:
+    """An Inspect AI sample as its logs write it: a call names its function, its arguments an object."""
+    return {"id": sample_id, "epoch": 1, "input": "Where is my order?", "target": "", "messages": [
+        {"id": "m1", "role": "system", "content": "You help customers."},
+        {"id": "m2", "role": "user", "content": "Where is my order?", "source": "input"},
+        {"id": "m3", "role": "assistant", "source": "generate", "content": [
+            {"type": "reasoning", "reasoning": "Maybe it is ORD-99999; I should look."},
+            {"type": "text", "text": "Let me look it up."}],
+         "tool_calls": [{"id": "toolu_1", "function": "latest_order", "arguments": {"customer": "me"}}]},
+        {"id": "m4", "role": "tool", "tool_call_id": "toolu_1", "function": "latest_order", "content": ORDER},
+        {"id": "m5", "role": "assistant", "source": "generate", "content": [{"type": "text", "text": answer}]},
+    ], "output": {"completion": answer}, "scores": {}, **extra}
+
+
+OPENAI_FORM = [
+    {"role": "system", "content": "You help customers."},
+    {"role": "user", "content": "Where is my order?"},
+    {"role": "assistant", "content": "Let me look it up.", "tool_calls": [
+        {"id": "toolu_1", "type": "function", "function": {"name": "latest_order", "arguments": '{"customer": "me"}'}}]},
+    {"role": "tool", "tool_call_id": "toolu_1", "content": ORDER},
+]
+
+
+def _log(*samples: dict) -> dict:
+    return {"version": 2, "status": "success", "eval": {"task": "orders", "task_id": "T1"}, "plan": {},
+            "results": {}, "stats": {}, "samples": list(samples)}
+
+
+def test_an_inspect_log_is_one_conversation_per_sample_as_its_openai_form_reads(tmp_path):
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(_log(_sample(1, ANSWER), _sample(2, "Order ORD-40001 has shipped."))))
+    judged, problems, summary = _judged(path)
+    assert problems == [] and [j.conversation for j in judged] == ["orders/1/1", "orders/2/1"]
+    assert [j.input_format for j in judged] == ["inspect-ai"] * 2
+    expected = _openai_verdicts(tmp_path, [*OPENAI_FORM, {"role": "assistant", "content": ANSWER}],
+                                [*OPENAI_FORM, {"role": "assistant", "content": "Order ORD-40001 has shipped."}])
+    assert [unsupported(j.verdict) for j in judged] == expected == [["1z999aa10123456785"], []]
+    # the call's tool is named (require_tool), and the model's reasoning is neither answer nor evidence
+    [first, _] = inspect_ai.one_log_per_sample(json.loads(path.read_text()))
+    items = to_conversation(first).items
+    assert [item.calls for item in items if item.calls] == [("latest_order",)]
+    assert not any("ORD-99999" in item.text for item in items)
+
+
+def test_an_inspect_attachment_is_read_where_it_is_referred_to(tmp_path):
+    sample = _sample(1, ANSWER, attachments={"abc123": ORDER})
+    sample["messages"][3]["content"] = "attachment://abc123"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(_log(sample)))
+    [judged], _, _ = _judged(path)
+    assert unsupported(judged.verdict) == ["1z999aa10123456785"]  # ORD-40001 read from the attachment
+
+
+def test_an_inspect_eval_archive_reads_as_its_json_log(tmp_path):
+    archive = tmp_path / "run.eval"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as built:
+        built.writestr("header.json", json.dumps({k: v for k, v in _log().items() if k != "samples"}))
+        built.writestr("samples/1_epoch_1.json", json.dumps(_sample(1, ANSWER)))
+        built.writestr("samples/2_epoch_1.json", "{not json")
+        built.writestr("summaries.json", "[]")
+    judged, problems, summary = _judged(archive)
+    assert [j.conversation for j in judged] == ["orders/1/1"]
+    assert [unsupported(j.verdict) for j in judged] == [["1z999aa10123456785"]]
+    assert len(problems) == 1 and "samples/2_epoch_1.json" in problems[0] and summary.errors == 1
+
+
+def test_an_inspect_sample_over_the_record_limit_is_refused_before_it_is_decompressed(tmp_path):
+    archive = tmp_path / "run.eval"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as built:
+        built.writestr("header.json", json.dumps({"eval": {"task": "orders"}}))
+        built.writestr("samples/1_epoch_1.json", json.dumps(_sample(1, ANSWER, metadata={"pad": "x" * 200_000})))
+    summary = Summary()
+    events = list(judge_inputs([str(archive)], Settings(), summary, max_record_bytes=100_000))
+    [problem] = [event.message for event in events if isinstance(event, Problem)]
+    assert "over the limit of 100000" in problem and summary.answers == 0
+
+
+def _event(event_id: int, source: str, **fields: object) -> dict:
+    return {"id": event_id, "timestamp": "2025-01-01T00:00:00", "source": source, **fields}
+
+
+def _trajectory(answer: str, *, finish: bool = False) -> list[dict]:
+    """An OpenHands run: the user's request, a command and its output, a file edit, then the answer."""
+    closing = (_event(9, "agent", action="finish", message=answer, args={"final_thought": answer, "outputs": {}})
+               if finish else _event(9, "agent", action="message", message=answer,
+                                     args={"content": answer, "wait_for_response": True}))
+    return [
+        _event(0, "environment", observation="agent_state_changed", content="", extras={"agent_state": "init"}),
+        _event(1, "user", action="message", message="Where is my order?", args={"content": "Where is my order?"}),
+        _event(3, "agent", action="run", message="Running command: orders latest",
+               args={"command": "orders latest", "thought": "Let me look it up."},
+               tool_call_metadata={"function_name": "execute_bash", "tool_call_id": "toolu_1"}),
+        _event(4, "agent", observation="run", cause=3, content=ORDER, message="Command executed",
+               extras={"metadata": {"exit_code": 0}}),
+        _event(5, "agent", action="edit", args={"path": "/workspace/notes.md", "thought": "Noting it."}),
+        _event(6, "agent", observation="edit", cause=5, content=(
+            "--- /workspace/notes.md\n+++ /workspace/notes.md\n@@ -1 +1,2 @@\n warehouse WH-7781\n"
+            "+tracking 1Z999AA10123456785")),
+        closing,
+    ]
+
+
+def test_an_openhands_trajectory_reads_as_its_openai_form(tmp_path):
+    for finish in (False, True):
+        path = tmp_path / "trajectory.json"
+        path.write_text(json.dumps(_trajectory(ANSWER, finish=finish)))
+        judged, problems, _ = _judged(path)
+        assert problems == [] and [j.input_format for j in judged] == ["openhands"]
+        # the tracking number the agent wrote into a file itself is said back in the edit's diff: not read
+        assert [unsupported(j.verdict) for j in judged] == [["1z999aa10123456785"]]
+        items = to_conversation(json.loads(path.read_text())).items
+        assert [item.calls for item in items if item.calls] == [("execute_bash",), ("edit",)]
+    path.write_text(json.dumps(_trajectory("Order ORD-40001 has shipped from WH-7781.")))
+    assert [unsupported(j.verdict) for j in _judged(path)[0]] == [[]]  # the diff's context line is read
