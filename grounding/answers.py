@@ -182,6 +182,19 @@ def _dspy(answer: object) -> str:
                     + (f" (one of {fields})" if fields else ""))
 
 
+def _inspect(answer: object) -> str:
+    """Inspect AI: a ChatMessage (its text content, its reasoning left out), a ModelOutput (its completion)."""
+    if hasattr(answer, "completion") and hasattr(answer, "choices"):
+        return _said(answer, answer.completion)
+    content = getattr(answer, "content", None)
+    if hasattr(answer, "role") and isinstance(content, (str, list)):
+        if isinstance(content, str):
+            return _said(answer, content)
+        texts = (_block_text(block) for block in content if _block_kind(block) not in _NOT_SAID)
+        return _said(answer, "\n".join(text for text in texts if text is not None))
+    raise _unreadable(answer, "a ChatMessage's .text, or state.output.completion")
+
+
 _SDKS = ("openai", "anthropic", "litellm", "langchain_core", "pydantic_ai", "agents")
 _READERS: dict[str, Callable[[object], str]] = {
     **dict.fromkeys(_SDKS, _sdk_message),
@@ -193,6 +206,7 @@ _READERS: dict[str, Callable[[object], str]] = {
     "crewai": _crewai,
     "smolagents": _smolagents,
     "dspy": _dspy,
+    "inspect_ai": _inspect,
 }
 # agent frameworks whose objects are messages, events or run results, never an app's structured output
 _FRAMEWORKS = frozenset({*_READERS, "langgraph", "langchain", "autogen_ext", "mcp", "semantic_kernel", "mistralai",

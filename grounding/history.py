@@ -57,8 +57,26 @@ def as_record(history: object, *, format: str | None = None, system: str | None 
             return plain(history, "history")
         raise RecordError(f"history is a {type(history).__name__}: pass a record (a dict, its JSON text) or a list "
                           "of messages")
+    log = _inspect_log(history, format)
+    if log is not None:
+        said = system if system is not None else instructions
+        if said is not None:
+            log["samples"][0]["messages"].insert(0, {"role": "system", "content": said})
+        return log
     messages = history_messages(list(history))
     return _in_document(messages, format, system, instructions)
+
+
+def _inspect_log(history: list | tuple, format: str | None) -> dict | None:  # noqa: A002
+    """Inspect AI's ChatMessages (a task state's) as the log of one sample its reader takes (a call names its
+    function, its arguments an object: read as OpenAI messages, the call's tool would be lost)."""
+    if format not in (None, "inspect-ai") or not history:
+        return None
+    for message in history:
+        if not _module(message).startswith("inspect_ai"):
+            return None
+    return {"eval": {}, "samples": [{"messages": [plain(message, f"messages[{at}]") for at, message in
+                                                  enumerate(history)]}]}
 
 
 def plain(value: object, where: str) -> object:

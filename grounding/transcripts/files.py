@@ -301,9 +301,10 @@ def _archive(data: bytes, source: str, limit: int) -> Iterator[Record | Problem]
             yield Problem(source, 1, _ARCHIVE)
             return
         try:
-            for item in inspect_ai.archive_logs(archive, limit):
+            for item in inspect_ai.archive_logs(archive, data, limit):
                 yield Problem(source, 1, item) if isinstance(item, str) else Record(source, 1, item)
-        except (ValueError, zipfile.BadZipFile, OSError, EOFError) as error:
+        except (ValueError, zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as error:
+            # NotImplementedError, RuntimeError: a compression method zipfile cannot read
             yield Problem(source, 1, f"the Inspect AI log cannot be read: {error}")
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 

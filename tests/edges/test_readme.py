@@ -102,7 +102,7 @@ def test_readme_agent_examples_are_python_and_the_api_reference_lists_every_publ
 
     section = (REPO / "docs" / "library.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 17
+    assert len(blocks) == 18
     for block in blocks:
         ast.parse(block)
     reference = section.split("## API reference", 1)[1]

@@ -146,3 +146,39 @@ def test_an_openhands_trajectory_reads_as_its_openai_form(tmp_path):
         assert [item.calls for item in items if item.calls] == [("execute_bash",), ("edit",)]
     path.write_text(json.dumps(_trajectory("Order ORD-40001 has shipped from WH-7781.")))
     assert [unsupported(j.verdict) for j in _judged(path)[0]] == [[]]  # the diff's context line is read
+
+
+def _zstd_archive(path, members: dict[str, bytes]) -> None:
+    """A zip whose members are zstd-compressed (method 93), as Inspect writes a .eval where the zstandard
+    package is installed: written stored, then its headers' method and sizes set as a zstd writer's are."""
+    import struct
+
+    import zstandard
+
+    packed = {name: zstandard.ZstdCompressor().compress(data) for name, data in members.items()}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as built:
+        for name, data in packed.items():
+            built.writestr(name, data)
+    raw = bytearray(path.read_bytes())
+    entry = struct.unpack_from("<I", raw, raw.rindex(b"PK\x05\x06") + 16)[0]  # the central directory
+    while raw[entry:entry + 4] == b"PK\x01\x02":
+        names, extra, comment, local = struct.unpack_from("<HHH", raw, entry + 28) + struct.unpack_from(
+            "<I", raw, entry + 42)
+        size = len(members[raw[entry + 46:entry + 46 + names].decode()])
+        for header, method_at, size_at in ((entry, 10, 24), (local, 8, 22)):  # central, then local header
+            struct.pack_into("<H", raw, header + method_at, 93)
+            struct.pack_into("<I", raw, header + size_at, size)
+        entry += 46 + names + extra + comment
+    path.write_bytes(bytes(raw))
+
+
+def test_an_inspect_archive_of_zstd_members_is_read(tmp_path):
+    archive = tmp_path / "run.eval"
+    _zstd_archive(archive, {"header.json": json.dumps({"eval": {"task": "orders"}}).encode(),
+                            "samples/1_epoch_1.json": json.dumps(_sample(1, ANSWER, metadata={"pad": "x" * 5000})).encode()})
+    judged, problems, _ = _judged(archive)
+    assert problems == [] and [unsupported(j.verdict) for j in judged] == [["1z999aa10123456785"]]
+    summary = Summary()  # over the limit by its header's size: refused before a byte is decompressed
+    assert archive.stat().st_size < 3000
+    events = list(judge_inputs([str(archive)], Settings(), summary, max_record_bytes=3000))
+    assert summary.answers == 0 and any("over the limit of 3000" in e.message for e in events if isinstance(e, Problem))

@@ -10,6 +10,7 @@ Reasoning blocks are the model's, never its answer or evidence. Id: task/sample/
 
 from __future__ import annotations
 
+import io
 import zipfile
 from collections.abc import Iterator
 
@@ -20,6 +21,10 @@ from grounding.transcripts.formats.common import arguments_text
 from grounding.transcripts.records import loads_exactly
 
 _ATTACHMENT = "attachment://"
+# Inspect compresses a .eval's members with zstd where the zstandard package is installed (as it is beside
+# ground); zipfile reads that method only from Python 3.14
+_ZSTD = 93
+READ_CHUNK = 1 << 20
 
 
 def is_log(document: object) -> bool:
@@ -37,31 +42,55 @@ def one_log_per_sample(log: dict) -> list[dict]:
     return [{"eval": log["eval"], "samples": [sample]} for sample in log["samples"]]
 
 
-def archive_logs(archive: zipfile.ZipFile, limit: int) -> Iterator[dict | str]:
-    """A .eval archive's samples, each as a log of one sample; a str says why one was not read (larger than
-    limit once decompressed, or not JSON)."""
+def archive_logs(archive: zipfile.ZipFile, data: bytes, limit: int) -> Iterator[dict | str]:
+    """A .eval archive's samples (data: its bytes), each as a log of one sample; a str says why one was not
+    read (larger than limit once decompressed, or not JSON)."""
     names = archive.namelist()
-    header = loads_exactly(_member(archive, "header.json", limit)) if "header.json" in names else {}
-    task = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+    header = loads_exactly(_member(archive, data, "header.json", limit)) if "header.json" in names else {}
+    task = header.get("eval") if isinstance(header, dict) and isinstance(header.get("eval"), dict) else {}
     for name in sorted(name for name in names if name.startswith("samples/") and name.endswith(".json")):
         try:
-            sample = loads_exactly(_member(archive, name, limit))
+            sample = loads_exactly(_member(archive, data, name, limit))
         except (ValueError, OverflowError) as error:
             yield f"{name} in the archive was not read: {error}"
             continue
         yield {"eval": task, "samples": [sample]}
 
 
-def _member(archive: zipfile.ZipFile, name: str, limit: int) -> bytes:
+def _member(archive: zipfile.ZipFile, data: bytes, name: str, limit: int) -> bytes:
     """A member's bytes, refused before it is decompressed when it says it is larger than limit."""
-    size = archive.getinfo(name).file_size
-    if size > limit:
-        raise ValueError(f"it is {size} bytes decompressed, over the limit of {limit} (--max-record-bytes)")
-    with archive.open(name) as member:
-        data = member.read(limit + 1)
-    if len(data) > limit:
+    info = archive.getinfo(name)
+    if info.file_size > limit:
+        raise ValueError(f"it is {info.file_size} bytes decompressed, over the limit of {limit} (--max-record-bytes)")
+    if info.compress_type == _ZSTD:
+        read = _zstd_member(data, info, limit)
+    else:
+        with archive.open(info) as member:
+            read = member.read(limit + 1)
+    if len(read) > limit:
         raise ValueError(f"it is over the limit of {limit} bytes decompressed (--max-record-bytes)")
-    return data
+    return read
+
+
+def _zstd_member(data: bytes, info: zipfile.ZipInfo, limit: int) -> bytes:
+    """A zstd member's bytes: its compressed bytes follow its local header (30 bytes, then its name and
+    extra field, their lengths at bytes 26 and 28), read no further than limit + 1 decompressed."""
+    import zstandard
+
+    at = info.header_offset
+    start = at + 30 + int.from_bytes(data[at + 26:at + 28], "little") + int.from_bytes(data[at + 28:at + 30], "little")
+    chunks, size = [], 0
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data[start:start + info.compress_size])) as read:
+            while size <= limit:
+                chunk = read.read(min(READ_CHUNK, limit + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+    except zstandard.ZstdError as error:
+        raise ValueError(f"its zstd data is corrupt ({error})") from None
+    return b"".join(chunks)
 
 
 def read(record: object, source: str, line: int) -> Conversation:
