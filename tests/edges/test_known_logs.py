@@ -53,3 +53,25 @@ def test_a_file_of_no_known_shape_still_lists_its_keys(tmp_path):
     path.write_text(json.dumps({"alpha": 1, "beta": 2}))
     [message] = _problems(path)
     assert "keys seen: 'alpha', 'beta'" in message
+
+
+@pytest.mark.parametrize(
+    ("document", "looks", "nearest"),
+    [
+        ([{"ts": 1, "speaker": "bot"}, {"ts": 2, "speaker": "user", "said": "hi"}],
+         "a JSON list of 2 objects, keys seen: 'ts', 'speaker', 'said'", None),
+        (["hello", 3], "a JSON list of 2 values (number, string)", None),
+        ("a note", "a JSON string, not an object or a list", None),
+        ({"contents": [{"role": "user", "text": "hi"}]}, "keys seen: 'contents'", "gemini (Gemini generateContent"),
+        ({"run_type": "llm", "inputs": {}, "outputs": {}}, "keys seen: 'run_type', 'inputs', 'outputs'", "langsmith"),
+    ],
+)
+def test_a_file_in_no_format_says_what_it_looks_like_and_the_formats_nearest_it(tmp_path, document, looks, nearest):
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(document))
+    [message] = _problems(path)
+    assert f"({looks})" in message and "`ground formats`, and docs/formats.md" in message
+    if nearest:
+        assert f"the formats nearest by its keys: {nearest}" in message
+    else:
+        assert 'expected {"messages": [...]}' in message

@@ -24,6 +24,7 @@ from grounding.transcripts.formats import (
     openhands,
     openai_responses,
     pydantic_ai,
+    unrecognised,
 )
 from grounding.transcripts.formats.common import RESPONSE_ALONE
 
@@ -95,16 +96,7 @@ def _unrecognised(record: object) -> str:
     known = known_logs.named(record)
     if known is not None:
         return f"not a conversation in a known format: {known}"
-    if isinstance(record, dict):
-        keys = ", ".join(repr(key) for key in list(record)[:8]) or "none"
-        return (
-            f"not a conversation in a known format (keys seen: {keys}); expected "
-            "{\"messages\": [...]} (OpenAI Chat Completions or Anthropic Messages) or a bare messages array"
-        )
-    return (
-        f"not a conversation in a known format (a JSON {type(record).__name__}); expected "
-        "{\"messages\": [...]} or a bare messages array"
-    )
+    return unrecognised.reason(record, FORMAT_DESCRIPTIONS)
 
 
 __all__ = ["ALIASES", "DETECTION_ORDER", "FORMAT_NAMES", "READERS", "TURN_STARTS", "RecordError", "read_record", "resolve_format"]
