@@ -37,8 +37,8 @@ def test_a_zip_archive_is_one_refusal_that_names_it(tmp_path):
     [
         ({"version": 2, "status": "success", "eval": {"task": "t"}, "plan": {}, "results": {}, "stats": {}},
          "an Inspect AI evaluation log without its samples"),
-        ({"sessionId": "s", "projectHash": "h", "startTime": "2026-01-01T00:00:00Z", "lastUpdated": "x"},
-         "a Gemini CLI session file, which ground does not read yet"),
+        ([{"id": 0, "source": "user", "action": "message", "args": {"content": "hi"}}, {"id": 1, "note": "x"}],
+         "an OpenHands trajectory whose element [1] is no event (keys 'id', 'note')"),
     ],
 )
 def test_a_known_tools_log_is_named_in_its_refusal(tmp_path, document, named):

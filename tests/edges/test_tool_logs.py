@@ -182,3 +182,35 @@ def test_an_inspect_archive_of_zstd_members_is_read(tmp_path):
     assert archive.stat().st_size < 3000
     events = list(judge_inputs([str(archive)], Settings(), summary, max_record_bytes=3000))
     assert summary.answers == 0 and any("over the limit of 3000" in e.message for e in events if isinstance(e, Problem))
+
+
+def _gemini_cli(answer: str, *, result: object = None) -> dict:
+    """A Gemini CLI session file: the user's question, the model's call recorded with its result, the answer."""
+    returned = result if result is not None else [
+        {"functionResponse": {"id": "run_1", "name": "run_shell_command", "response": {"output": ORDER}}}]
+    return {"sessionId": "5e1c-77", "projectHash": "ab12", "startTime": "2026-01-01T00:00:00Z",
+            "lastUpdated": "2026-01-01T00:01:00Z", "messages": [
+                {"id": "1", "timestamp": "t", "type": "user", "content": "Where is my order?"},
+                {"id": "2", "timestamp": "t", "type": "info", "content": "Switched to ORD-55120 mode"},
+                {"id": "3", "timestamp": "t", "type": "gemini", "content": "Let me look.", "toolCalls": [
+                    {"id": "run_1", "name": "run_shell_command", "args": {"command": "orders latest"},
+                     "result": returned, "status": "success", "timestamp": "t", "resultDisplay": "(shown)"}],
+                 "thoughts": [{"subject": "Guess", "description": "maybe ORD-99999"}]},
+                {"id": "4", "timestamp": "t", "type": "gemini", "content": answer, "model": "gemini-2.5-pro"},
+            ]}
+
+
+def test_a_gemini_cli_session_file_reads_as_its_openai_form(tmp_path):
+    path = tmp_path / "session-2026-01-01T00-00-5e1c.json"
+    path.write_text(json.dumps(_gemini_cli(ANSWER)))
+    judged, problems, _ = _judged(path)
+    assert problems == [] and [(j.input_format, j.conversation) for j in judged] == [("gemini-cli", "5e1c-77")]
+    expected = _openai_verdicts(tmp_path, [*OPENAI_FORM, {"role": "assistant", "content": ANSWER}])
+    assert [unsupported(j.verdict) for j in judged] == expected == [["1z999aa10123456785"]]
+    items = to_conversation(json.loads(path.read_text())).items
+    assert [item.calls for item in items if item.calls] == [("run_shell_command",)]
+    # the CLI's own notes and the model's thoughts ground nothing; a result written as text parts is read
+    path.write_text(json.dumps(_gemini_cli("It is ORD-55120, or ORD-99999.")))
+    assert [unsupported(j.verdict) for j in _judged(path)[0]] == [["ord-55120", "ord-99999"]]
+    path.write_text(json.dumps(_gemini_cli("Order ORD-40001 has shipped.", result=[{"text": ORDER}])))
+    assert [unsupported(j.verdict) for j in _judged(path)[0]] == [[]]

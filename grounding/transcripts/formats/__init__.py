@@ -14,6 +14,7 @@ from grounding.transcripts.formats import (
     anthropic,
     bedrock,
     gemini,
+    gemini_cli,
     haystack,
     inspect_ai,
     known_logs,
@@ -34,6 +35,7 @@ _MODULES = {
     "mlflow": mlflow,  # {"info": …, "data": {"spans": […]}}
     "inspect-ai": inspect_ai,  # {eval, samples: [one sample]}: the files reader splits a log by sample
     "openhands": openhands,  # a list of events with source and action / observation
+    "gemini-cli": gemini_cli,  # {sessionId, projectHash, messages: [{type: user|gemini, toolCalls}]}
     "langchain": langchain,  # {"type": "human", "data": …} or dumpd constructors
     "pydantic-ai": pydantic_ai,  # [{"kind": "request", "parts": […]}, …]
     "gemini": gemini,  # contents[].parts
@@ -121,6 +123,7 @@ FORMAT_DESCRIPTIONS = {
     "mlflow": "MLflow traces {info, data: {spans}} with mlflow.spanInputs / mlflow.spanOutputs",
     "inspect-ai": "Inspect AI evaluation logs (.json, or .eval zip archives): each sample's messages",
     "openhands": "OpenHands trajectories: a list of events, actions (args) and observations (content, cause)",
+    "gemini-cli": "Gemini CLI session files: {sessionId, projectHash, messages: [{type, content, toolCalls}]}",
     "llamaindex": "LlamaIndex ChatMessage lists: role with blocks[].block_type and additional_kwargs",
     "haystack": "Haystack ChatMessage.to_dict() lists: content parts keyed text, tool_call, tool_call_result",
 }
