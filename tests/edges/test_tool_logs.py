@@ -214,3 +214,70 @@ def test_a_gemini_cli_session_file_reads_as_its_openai_form(tmp_path):
     assert [unsupported(j.verdict) for j in _judged(path)[0]] == [["ord-55120", "ord-99999"]]
     path.write_text(json.dumps(_gemini_cli("Order ORD-40001 has shipped.", result=[{"text": ORDER}])))
     assert [unsupported(j.verdict) for j in _judged(path)[0]] == [[]]
+
+
+def _text(text: str) -> dict:
+    return {"type": "text", "text": text}
+
+
+ENVIRONMENT = "<environment_details>\n# Current Time\n12/5/2026, 7:00:00 AM (UTC)\n# Ticket TCK-88120 open\n</environment_details>"
+
+
+def _cline(answer: str) -> list[dict]:
+    """A Cline task history: the task, a command written as XML, its result as user text, the completion."""
+    return [
+        {"role": "user", "content": [_text("<task>\nWhere is my order?\n</task>"), _text(ENVIRONMENT)]},
+        {"role": "assistant", "content": [_text(
+            "<thinking>\nMaybe ORD-99999; let me check.\n</thinking>\n\n<execute_command>\n<command>orders latest"
+            "</command>\n<requires_approval>false</requires_approval>\n</execute_command>")]},
+        {"role": "user", "content": [_text("[execute_command for 'orders latest'] Result:"),
+                                     _text(f"Command executed.\nOutput:\n{ORDER}"), _text(ENVIRONMENT)]},
+        {"role": "assistant", "content": [_text(
+            f"<thinking>Done.</thinking>\n<attempt_completion>\n<result>\n{answer}\n</result>\n</attempt_completion>")]},
+    ]
+
+
+def test_a_cline_task_history_reads_its_xml_tools_and_their_results(tmp_path):
+    path = tmp_path / "api_conversation_history.json"
+    path.write_text(json.dumps(_cline(ANSWER)))
+    judged, problems, _ = _judged(path)
+    assert problems == [] and [j.input_format for j in judged] == ["cline"]
+    assert [unsupported(j.verdict) for j in judged] == [["1z999aa10123456785"]]  # ORD-40001 read from the result
+    items = to_conversation(json.loads(path.read_text())).items
+    assert [item.calls for item in items if item.calls] == [("execute_command",)]
+    assert [item.text for item in items if item.kind.value == "answer"] == [ANSWER]
+    # the model's thinking and the extension's environment details ground nothing
+    path.write_text(json.dumps(_cline("It is ORD-99999, see TCK-88120.")))
+    assert [unsupported(j.verdict) for j in _judged(path)[0]] == [["ord-99999", "tck-88120"]]
+
+
+def test_a_roo_code_file_block_and_the_users_feedback(tmp_path):
+    history = _cline(ANSWER)
+    history[1]["content"] = [_text("<read_file>\n<path>orders.json</path>\n</read_file>")]
+    history[2]["content"] = [_text(f"<file><path>orders.json</path>\n<content>\n1 | {ORDER}\n</content>\n</file>"),
+                             _text(ENVIRONMENT)]
+    history += [{"role": "user", "content": [_text("[attempt_completion] Result:"), _text(
+                    "The user has provided feedback on the results.\n<feedback>\nand order ORD-51234?\n</feedback>")]},
+                {"role": "assistant", "content": [_text(
+                    "<attempt_completion>\n<result>\nORD-51234 is not in the file.\n</result>\n</attempt_completion>")]}]
+    path = tmp_path / "api_conversation_history.json"
+    path.write_text(json.dumps(history))
+    judged, problems, _ = _judged(path)
+    # the file's order id read; the id the user asked about is the user's own (exempt)
+    assert problems == [] and [unsupported(j.verdict) for j in judged] == [["1z999aa10123456785"], []]
+
+
+def test_native_tool_calls_in_a_cline_history(tmp_path):
+    history = [
+        {"role": "user", "content": [_text("<task>\nWhere is my order?\n</task>"), _text(ENVIRONMENT)]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "execute_command",
+                                           "input": {"command": "orders latest"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": ORDER},
+                                     _text(ENVIRONMENT)]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_2", "name": "attempt_completion",
+                                           "input": {"result": ANSWER}}]},
+    ]
+    path = tmp_path / "api_conversation_history.json"
+    path.write_text(json.dumps(history))
+    judged, problems, _ = _judged(path)
+    assert problems == [] and [unsupported(j.verdict) for j in judged] == [["1z999aa10123456785"]]

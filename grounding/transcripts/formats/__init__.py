@@ -13,6 +13,7 @@ from grounding.model import Conversation
 from grounding.transcripts.formats import (
     anthropic,
     bedrock,
+    cline,
     gemini,
     gemini_cli,
     haystack,
@@ -36,6 +37,7 @@ _MODULES = {
     "inspect-ai": inspect_ai,  # {eval, samples: [one sample]}: the files reader splits a log by sample
     "openhands": openhands,  # a list of events with source and action / observation
     "gemini-cli": gemini_cli,  # {sessionId, projectHash, messages: [{type: user|gemini, toolCalls}]}
+    "cline": cline,  # Anthropic blocks with tools written as XML, results as "[tool] Result:" user text
     "langchain": langchain,  # {"type": "human", "data": …} or dumpd constructors
     "pydantic-ai": pydantic_ai,  # [{"kind": "request", "parts": […]}, …]
     "gemini": gemini,  # contents[].parts
@@ -53,7 +55,7 @@ _RECOGNISERS = {name: module.recognises for name, module in _MODULES.items()}
 # a history again from its current turn's start (grounding.session)
 TURN_STARTS: dict[str, Callable[[dict], bool]] = {
     name: module.starts_turn for name, module in _MODULES.items() if hasattr(module, "starts_turn")}
-ALIASES = {"openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
+ALIASES = {"roo-code": "cline", "openai-chat": "openai", "bedrock": "bedrock-converse", "responses": "openai-responses",
            "otel": "otel-genai", "otel-genai-attributes": "otel-genai", "claude": "claude-code",
            "codex": "codex-cli"}
 # Formats whose conversations span several records; the assembler groups them.
@@ -124,6 +126,7 @@ FORMAT_DESCRIPTIONS = {
     "inspect-ai": "Inspect AI evaluation logs (.json, or .eval zip archives): each sample's messages",
     "openhands": "OpenHands trajectories: a list of events, actions (args) and observations (content, cause)",
     "gemini-cli": "Gemini CLI session files: {sessionId, projectHash, messages: [{type, content, toolCalls}]}",
+    "cline": "Cline / Roo Code api_conversation_history.json: tools as XML, results as '[tool] Result:' text",
     "llamaindex": "LlamaIndex ChatMessage lists: role with blocks[].block_type and additional_kwargs",
     "haystack": "Haystack ChatMessage.to_dict() lists: content parts keyed text, tool_call, tool_call_result",
 }
