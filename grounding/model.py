@@ -56,6 +56,7 @@ class Item:
     stop_reason: str | None = None  # why the model stopped writing this answer, when the record says
     calls: tuple[str, ...] = ()  # the tools an assistant turn called (the tool-call ledger)
     line: int = 0  # the line of the record that holds it, where a conversation spans lines (0: the conversation's)
+    span: tuple[str, str] | None = None  # (trace id, span id) of the traced model call that wrote this answer
     # the assistant's own words with it: text beside its tool calls, its reasoning (§9.24). Read for arithmetic
     # that checks, never as evidence
     work: str = ""
@@ -265,6 +266,7 @@ class JudgedAnswer:
     verdict: Verdict
     input_format: str = ""  # the transcript format the conversation was read from
     explanation: tuple = ()  # with --explain: one grounding.core.explain.Explanation per candidate
+    span: tuple[str, str] | None = None  # (trace id, span id) of the model call that wrote it, read from a trace
 
     __reduce__ = by_position
 

@@ -243,4 +243,4 @@ def _is_utf8(stream: object) -> bool:
 
 # Formats whose documents declare (or, for JSON, must be) UTF-8: written so on standard output whatever its
 # encoding, as an escape there would make them invalid.
-_UTF8_FORMATS = frozenset({"json", "json-lines", "sarif", "junit", "gitlab", "html"})
+_UTF8_FORMATS = frozenset({"json", "json-lines", "sarif", "junit", "gitlab", "html", "otlp"})

@@ -104,7 +104,7 @@ class Walk:
                 verdict = self._judged(item, position)
                 self.attempts, self.named_back, self.previous = [], None, verdict
                 yield JudgedAnswer(conversation.source, item.line or conversation.line, conversation.id, self.turn,
-                                   item.text, verdict, conversation.input_format)
+                                   item.text, verdict, conversation.input_format, span=item.span)
                 self.turn += 1
 
     def judge_next(self, answer: str) -> Verdict:

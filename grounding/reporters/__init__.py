@@ -21,6 +21,7 @@ class OutputFormat(str, Enum):
     GITHUB = "github"
     GITLAB = "gitlab"
     HTML = "html"
+    OTLP = "otlp"
 
 
 class Reporter(Protocol):
@@ -75,6 +76,7 @@ REPORTERS: dict[OutputFormat, Callable[[TextIO, TextIO, ReportOptions], Reporter
     OutputFormat.GITHUB: _simple("github", "GithubReporter", "codes", "quiet", "failing", "step_summary"),
     OutputFormat.GITLAB: _simple("gitlab", "GitlabReporter", "codes", "project_dir"),
     OutputFormat.HTML: _simple("html", "HtmlReporter"),
+    OutputFormat.OTLP: _simple("otlp", "OtlpReporter"),
 }
 
 

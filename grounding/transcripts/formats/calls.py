@@ -25,6 +25,7 @@ class ModelCall:
     conversation_id: object = None
     captured: bool = True  # False when the call was logged without its messages
     line: int = 0  # the line of the record that holds the call (0: not known)
+    span: tuple[str, str] | None = None  # (trace id, span id) of the call, in a trace that names them
 
 
 def conversation_from_calls(
@@ -38,7 +39,8 @@ def conversation_from_calls(
         messages.extend(call.inputs[_already_seen(messages, call.inputs) :])
         messages.extend(call.outputs)
     conversation = openai.read({"id": conversation_id or trace_id, "messages": messages}, source, line)
-    written = [(call.line, text_of_parts(message.get("content"))) for call in ordered if call.line
+    written = [(call.line, text_of_parts(message.get("content")), call.span) for call in ordered
+               if call.line or call.span
                for message in call.outputs if isinstance(message, dict) and message.get("role") == "assistant"]
     items = answers_at_lines(conversation.items, written)
     missing = sum(1 for call in ordered if not call.captured)

@@ -67,7 +67,7 @@ def assemble(records: list[tuple[int, dict]], source: str, ids: dict[str, str | 
     if instructions:
         body["instructions"] = instructions
     conversation = openai_responses.read(body, source, records[0][0])
-    spoken = [(lines[at], text_of_parts(entry.get("content"))) for at, entry in enumerate(sequence)
+    spoken = [(lines[at], text_of_parts(entry.get("content")), None) for at, entry in enumerate(sequence)
               if entry.get("type", "message") == "message" and entry.get("role") == "assistant"]
     items = answers_at_lines(conversation.items, spoken)
     if stated:  # the session's git branch and repository, from its metadata: stated, as the instructions are

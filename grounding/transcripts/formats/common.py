@@ -109,10 +109,11 @@ def result_text(text: str, *, is_error: bool = False, arguments: str | None = No
     return Item(kind, text, is_error=is_error, call_arguments=arguments, tool=tool)
 
 
-def answers_at_lines(items: tuple[Item, ...], written: list[tuple[int, str]]) -> tuple[Item, ...]:
-    """Each answer with the line of the record that wrote it: written holds (line, text) of each assistant
-    message in order, and an answer takes the first not yet taken whose text is its own (a format that
-    lowers many records into one conversation knows the lines, the conversation model does not)."""
+def answers_at_lines(items: tuple[Item, ...], written: list[tuple[int, str, tuple[str, str] | None]]) -> tuple[Item, ...]:
+    """Each answer with the line of the record that wrote it (and the traced span, when there is one): written
+    holds (line, text, span) of each assistant message in order, and an answer takes the first not yet taken
+    whose text is its own (a format that lowers many records into one conversation knows the lines, the
+    conversation model does not)."""
     if not written:
         return items
     placed, at = [], 0
@@ -120,7 +121,7 @@ def answers_at_lines(items: tuple[Item, ...], written: list[tuple[int, str]]) ->
         if item.kind is ANSWER:
             found = next((n for n in range(at, len(written)) if written[n][1] == item.text), None)
             if found is not None:
-                item, at = replace(item, line=written[found][0]), found + 1
+                item, at = replace(item, line=written[found][0], span=written[found][2]), found + 1
         placed.append(item)
     return tuple(placed)
 

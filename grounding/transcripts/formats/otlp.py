@@ -33,8 +33,8 @@ def spans(record: dict) -> list[dict]:
                 if isinstance(span, dict):
                     attributes = {a.get("key"): any_value(a.get("value")) for a in span.get("attributes") or []
                                   if isinstance(a, dict)}
-                    found.append({"traceId": span.get("traceId"), "start": int(span.get("startTimeUnixNano") or 0),
-                                  "attributes": attributes})
+                    found.append({"traceId": span.get("traceId"), "spanId": span.get("spanId"),
+                                  "start": int(span.get("startTimeUnixNano") or 0), "attributes": attributes})
     return found
 
 
@@ -87,7 +87,8 @@ def assemble(trace: list[dict], source: str, line: int, trace_id: str, lines: li
             continue
         input_format = kind
         inputs, outputs, conversation_id = _messages_of(span, kind)
-        calls.append(ModelCall(span["start"], inputs, outputs, conversation_id, has_content(span), span_line))
+        named = (str(span["traceId"]), str(span["spanId"])) if span.get("traceId") and span.get("spanId") else None
+        calls.append(ModelCall(span["start"], inputs, outputs, conversation_id, has_content(span), span_line, named))
     return conversation_from_calls(calls, source, line, trace_id, input_format)
 
 
