@@ -47,10 +47,14 @@ def _looks_like(record: object) -> str:
         objects = [item for item in record if isinstance(item, dict)]
         if len(objects) == len(record):
             keys = dict.fromkeys(key for item in objects[:20] for key in item)
-            return f"a JSON list of {len(record)} objects, keys seen: {_listed(keys)}"
+            return f"a JSON list of {_counted(len(record), 'object')}, keys seen: {_listed(keys)}"
         kinds = sorted({_kind(item) for item in record})
-        return f"a JSON list of {len(record)} values ({', '.join(kinds)})"
+        return f"a JSON list of {_counted(len(record), 'value')} ({', '.join(kinds)})"
     return f"a JSON {_kind(record)}, not an object or a list"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _kind(value: object) -> str:
