@@ -243,7 +243,7 @@ class EvidenceIndex:
         month = int(iso[5:7])
         if not 1 <= month <= 12:
             return False
-        return iso[5:] in self._forms_with([verbatim.month_key(month)]).month_days
+        return iso[5:] in self._forms_with(verbatim.month_keys(month)).month_days
 
     def components(self) -> set[str]:
         """Component forms of everything read (worked out the first time an answer needs them)."""

@@ -28,7 +28,7 @@ from grounding.core.evidence.leaves import (
     walk,
 )
 from grounding.core.evidence.token_readings import TokenReader, either_half
-from grounding.core.text.dates import MONTHS, prose_dates, twelve_hour_times
+from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.tokens import runs, unescaped
 from grounding.core.text.units import SCALE_WORDS, scaled_numbers
@@ -41,12 +41,7 @@ _HAS_OWN_HALF = attrgetter("own_half")
 
 
 
-_MONTH_TOKENS = frozenset(
-    spelled + dot
-    for name in MONTHS
-    for spelled in (name.capitalize(), name.upper())
-    for dot in ("", ".")
-)
+_MONTH_TOKENS = frozenset(spelled + dot for spelled in MONTH_SPELLINGS for dot in ("", "."))
 _MERIDIEM_TOKENS = frozenset(  # as a run of the text is cut, with the punctuation after it ("8:00 AM, lunch")
     spelled + mark for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.", "noon", "midnight")
     for spelled in (word, word.upper(), word.capitalize()) for mark in ("", ",", ";", ":", ")", "!", "?", '"')

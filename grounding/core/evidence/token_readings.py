@@ -14,7 +14,15 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, NamedTuple
 
-from grounding.core.text.dates import ISO_DATE_WRITTEN, date_parts, duration_as_clock, halves, halves_written
+from grounding.core.text.dates import (
+    ISO_DATE_WRITTEN,
+    NUMERIC_DATE_HINT,
+    date_parts,
+    duration_as_clock,
+    halves,
+    halves_written,
+    numeric_dates,
+)
 from grounding.core.text.normalise import (
     ASCII_LETTERS,
     LEADING_MARKS,
@@ -154,6 +162,10 @@ class TokenReader:
                 if own:  # its AM/PM forms are the text's to give (either_half), not the token's
                     parts = tuple(form for form in parts if form[-1] != "m")
                 return TokenReading(plain, (), parts, (), (), meridiem, own, other, on_24_hours)
+        if NUMERIC_DATE_HINT.search(value):  # 24/06/2024, 24.06.2024, 06-24-2024: the ISO dates it is
+            parts = numeric_dates(value)
+            if parts:
+                return TokenReading(plain, (), parts, (), (), meridiem)
         if value[-1] == "m" and "h" in value:
             clock = duration_as_clock(value)  # 5h59m grounds 05:59, as 05:59 grounds 5h59m
             if clock is not None:

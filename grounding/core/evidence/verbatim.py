@@ -33,7 +33,8 @@ _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
 _ON_THE_HOUR = ("am", "pm", "a.m", "p.m", "noon", "midnight")  # what writes a time on the hour without ":00"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SCALE_KEYS = ("thousand", "million", "billion", "trillion")
-_MONTH_KEYS = {number: name[:3] for name, number in MONTHS.items()}  # every name of a month begins so
+# every name of a month, in each language read, begins with one of its month's keys (lowered, as search text is)
+_MONTH_KEYS = {number: sorted({name[:3] for name, named in MONTHS.items() if named == number}) for number in range(1, 13)}
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 # See quote_counts: a place's quotes are counted within its chunk, the chunks before it counted once.
@@ -305,8 +306,9 @@ def keys(form: str) -> tuple[str, ...]:
     return (key(form),)
 
 
-def month_key(month: int) -> str:
-    """What the search text of anything writing that month in prose must contain: its first three letters."""
+def month_keys(month: int) -> list[str]:
+    """What the search text of anything writing that month in prose must contain one of: the first three
+    letters of one of its names."""
     return _MONTH_KEYS[month]
 
 

@@ -22,12 +22,25 @@ _NUMBER_WORDS = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "thirty": 30,
 }  # fmt: skip
 _N = r"(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|thirty)"
-_UNIT = r"(?P<unit>days?|weeks?)"
+# days and weeks, in English and in German, French, Spanish, Portuguese, Italian, Dutch, Polish, Estonian
+_WEEKS = ("week", "weeks", "woche", "wochen", "semaine", "semaines", "semana", "semanas", "settimana",
+          "settimane", "weken", "tydzień", "tygodnie", "tygodni", "nädala", "nädalat")
+_UNIT = ("(?P<unit>days?|weeks?|tage?n?|jours?|d[ií]as?|giorn[oi]|dag(?:en)?|dni|dzień|päeva|"
+         + "|".join(_WEEKS[2:]) + ")")
+# the day after and the day before, beside English's: German's "morgen" (a capital Morgen begins a sentence
+# too, but "Guten Morgen" is a greeting), French, Spanish, Portuguese ("la mañana" is the morning), Italian,
+# Dutch, Polish, Estonian. Left out: French "hier" (German's "here") and Estonian "homme" (French's "man").
+_NEXT_DAY = r"(?<!guten\s)(?<!jeden\s)morgen|demain|(?<!la\s)(?<!esta\s)mañana|amanhã|domani|jutro"
+_DAY_BEFORE = "gestern|ayer|ontem|ieri|gisteren|wczoraj|eile"
+_TWO_DAYS_ON = "übermorgen|après-demain|pasado\s+mañana|depois\s+de\s+amanhã|dopodomani|overmorgen|pojutrze|ülehomme"
+_TWO_DAYS_BACK = "vorgestern|avant-hier|anteayer|anteontem|l'altro\s+ieri|eergisteren|przedwczoraj|üleeile"
+_IN = "in|dans|en|em|tra|fra|over|za|binnen|innerhalb\s+von"
 _OFFSETS = LazyPattern(
     regex.compile,
-    r"\b(?:(?P<next>tomorrow|the\s+(?:next|following)\s+day|the\s+day\s+after)"
-    r"|(?P<previous>yesterday|the\s+(?:previous|prior)\s+day|the\s+day\s+before)"
-    rf"|in\s+{_N}\s+{_UNIT}|{_N}\s+{_UNIT}\s+(?P<direction>later|after|afterwards|before|earlier|prior|ago)"
+    rf"\b(?:(?P<next2>{_TWO_DAYS_ON})|(?P<previous2>{_TWO_DAYS_BACK})"
+    rf"|(?P<next>tomorrow|the\s+(?:next|following)\s+day|the\s+day\s+after|{_NEXT_DAY})"
+    rf"|(?P<previous>yesterday|the\s+(?:previous|prior)\s+day|the\s+day\s+before|{_DAY_BEFORE})"
+    rf"|(?:{_IN})\s+{_N}\s+{_UNIT}|{_N}\s+{_UNIT}\s+(?P<direction>later|after|afterwards|before|earlier|prior|ago)"
     rf"|(?P<by>by)\s+{_N}\s+{_UNIT})\b",
     regex.IGNORECASE,
 )
@@ -41,16 +54,21 @@ def stated_offsets(text: str) -> set[int]:
     [-7, -1, 1, 3, 14]
     >>> sorted(stated_offsets("delay it by one day")), stated_offsets("next Wednesday")
     ([-1, 1], set())
+    >>> sorted(stated_offsets("Morgen (2025-04-08); demain; übermorgen; vor gestern? gestern; in 3 Tagen; dans 2 semaines"))
+    [-1, 1, 2, 3, 14]
     """
     found = set()
     for match in _OFFSETS.finditer(text):
-        if match.group("next"):
+        if match.group("next2") or match.group("previous2"):
+            found.add(2 if match.group("next2") else -2)
+        elif match.group("next"):
             found.add(1)
         elif match.group("previous"):
             found.add(-1)
         else:
             n = match.group("n").lower()
-            days = (_NUMBER_WORDS[n] if n in _NUMBER_WORDS else int(n)) * (7 if match.group("unit")[0] in "wW" else 1)
+            unit = match.group("unit").lower()
+            days = (_NUMBER_WORDS[n] if n in _NUMBER_WORDS else int(n)) * (7 if unit in _WEEKS else 1)
             if match.group("by"):
                 found.update((days, -days))  # "delay it by one day", "move it back by a week": either way
             else:

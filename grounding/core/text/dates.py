@@ -42,28 +42,50 @@ _BARE_TIME = LazyPattern(
 )
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
-MONTHS = {
+ENGLISH_MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
     "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
     "sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }  # fmt: skip
-_MONTH_NAME = "|".join(
-    alternative
-    for name in sorted(MONTHS, key=len, reverse=True)
-    for alternative in (name.capitalize(), name.upper())
+# The month names of German, French, Spanish, Portuguese, Italian, Dutch, Polish (as dates write them, the
+# genitive, and the nominative) and Estonian: written in lower case inside a sentence, so read in it too
+# (English names are not: "may" and "march" are words).
+_OTHER_MONTHS = (
+    ("januar", "janvier", "enero", "janeiro", "gennaio", "januari", "stycznia", "styczeń", "jaanuar"),
+    ("februar", "février", "febrero", "fevereiro", "febbraio", "februari", "lutego", "luty", "veebruar"),
+    ("märz", "mars", "marzo", "março", "maart", "marca", "marzec", "märts"),
+    ("avril", "abril", "aprile", "kwietnia", "kwiecień", "aprill"),
+    ("mai", "mayo", "maio", "maggio", "mei", "maja", "maj"),
+    ("juni", "juin", "junio", "junho", "giugno", "czerwca", "czerwiec", "juuni"),
+    ("juli", "juillet", "julio", "julho", "luglio", "lipca", "lipiec", "juuli"),
+    ("août", "agosto", "augustus", "sierpnia", "sierpień"),
+    ("septiembre", "setembro", "settembre", "września", "wrzesień"),
+    ("oktober", "octobre", "octubre", "outubro", "ottobre", "października", "październik", "oktoober"),
+    ("novembre", "noviembre", "novembro", "listopada", "listopad"),
+    ("dezember", "décembre", "diciembre", "dezembro", "dicembre", "grudnia", "grudzień", "detsember"),
 )
+OTHER_MONTHS = {name: number for number, names in enumerate(_OTHER_MONTHS, 1) for name in names}
+MONTHS = {**ENGLISH_MONTHS, **OTHER_MONTHS}
+# Every spelling of a month name the prose-date pattern takes, as written
+MONTH_SPELLINGS = frozenset(
+    [spelled for name in MONTHS for spelled in (name.capitalize(), name.upper())] + list(OTHER_MONTHS))
+_MONTH_NAME = "|".join(sorted(MONTH_SPELLINGS, key=len, reverse=True))
+_OTHER_MONTH_NAME = "|".join(sorted((spelled for spelled in MONTH_SPELLINGS if spelled.lower() in OTHER_MONTHS),
+                                    key=len, reverse=True))
 # Every month name the pattern takes begins with one of these (Sept with Sep, MAY with MAY).
-_MONTH_STARTS = tuple({name[:3] for name in _MONTH_NAME.split("|")})
-_ANY_MONTH_START = re.compile("|".join(sorted(_MONTH_STARTS)))  # one search, not one per start
+_MONTH_STARTS = tuple({name[:3] for name in MONTH_SPELLINGS})
+_ANY_MONTH_START = re.compile("|".join(map(re.escape, sorted(_MONTH_STARTS))))  # one search, not one per start
 _ORDINAL = r"(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"
+_YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"  # "de 2024": Spanish, Portuguese
 # Compiled when a text first names a month (~3 ms): a run over ids and amounts alone never does.
 _PROSE_DATE = LazyPattern(
     regex.compile,
     rf"(?<![\p{{L}}\p{{Nd}}])(?:"
     rf"(?P<month>{_MONTH_NAME})\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
     rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>{_MONTH_NAME})\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
+    rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>{_OTHER_MONTH_NAME})(?![\p{{L}}\p{{Nd}}]){_YEAR}"
     rf")(?![\p{{L}}\p{{Nd}}])"
 )
 
@@ -125,6 +147,37 @@ def date_parts(value: str) -> Iterator[str]:
         if second is None and offset is not None and offset[0] == "-":
             offset = None  # after a time without seconds "-" starts a range's end, never an offset
         yield from _time_forms(hour, minute, second, offset)
+
+
+_DAY_OR_MONTH_FIRST = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2})")
+_YEAR_FIRST = re.compile(r"((?:19|20)\d{2})([/.])(\d{1,2})\2(\d{1,2})")
+# what a token must hold to be tried as one (a cheap test before the patterns)
+NUMERIC_DATE_HINT = re.compile(r"\d[/.-]\d{1,2}[/.-]\d")
+
+
+def numeric_dates(value: str) -> tuple[str, ...]:
+    """The ISO dates a numeric date written in another order is: ``24/6/2024`` and ``24.06.2024`` day first,
+    ``06-24-2024`` month first, ``2024/06/24`` year first; both, where both orders are dates
+    (``03/04/2025``). A year is written whole: a two-digit one could be any century.
+
+    >>> numeric_dates("24.06.2024"), numeric_dates("03/04/2025"), numeric_dates("2024/6/24"), numeric_dates("1.2.3")
+    (('2024-06-24',), ('2025-04-03', '2025-03-04'), ('2024-06-24',), ())
+    """
+    match = _YEAR_FIRST.fullmatch(value)
+    if match is not None:
+        year, month, day = int(match.group(1)), int(match.group(3)), int(match.group(4))
+        return (f"{year:04d}-{month:02d}-{day:02d}",) if _in_calendar(month, day) else ()
+    match = _DAY_OR_MONTH_FIRST.fullmatch(value)
+    if match is None:
+        return ()
+    first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    found = [f"{year:04d}-{month:02d}-{day:02d}" for day, month in ((first, second), (second, first))
+             if _in_calendar(month, day)]
+    return tuple(dict.fromkeys(found))
+
+
+def _in_calendar(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
 
 
 def range_ends(value: str) -> tuple[str, str] | None:
@@ -292,16 +345,19 @@ def twelve_hour_times(text: str) -> Iterator[str]:
 
 
 def prose_dates(text: str) -> Iterator[ProseDate]:
-    """Yield the English month-name dates written in text (§9.10).
+    """Yield the month-name dates written in text (§9.10), in English and the languages of _OTHER_MONTHS
+    (``16. März 2025``, ``24 de junho de 2024``, ``le 3 août``).
 
     >>> [d.iso or d.month_day for d in prose_dates("Monday, May 26, 2024 and 14 March, and may 3")]
     ['2024-05-26', '03-14']
+    >>> [d.iso or d.month_day for d in prose_dates("Sonntag, 16. März 2025; 24 de junho de 2024; le 3 août")]
+    ['2025-03-16', '2024-06-24', '08-03']
     """
     if _ANY_MONTH_START.search(text) is None:
         return  # rules out most texts faster than the pattern can
     for match in _PROSE_DATE.finditer(text):
-        month_name = match.group("month") or match.group("month2")
-        day = int(match.group("day") or match.group("day2"))
+        month_name = match.group("month") or match.group("month2") or match.group("month3")
+        day = int(match.group("day") or match.group("day2") or match.group("day3"))
         month = MONTHS[month_name.lower()]
         if not 1 <= day <= _DAYS_IN_MONTH[month - 1]:
             continue
