@@ -11,6 +11,7 @@ from collections.abc import Callable
 from grounding.core import computed_routes as computed
 from grounding.core import identifier_routes as notation
 from grounding.core.answer import masks
+from grounding.core.answer.locale_numbers import locale_readings
 from grounding.core.answer.candidates import Candidate, read_answer
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence.derive import BOUND_NOTE
@@ -26,6 +27,7 @@ from grounding.core.judging import (
     reading_of,
 )
 from grounding.core.settings import Settings
+from grounding.core.text.dates import numeric_dates
 from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.units import scale_word_after, written_before_words
 from grounding.core.text.values import NUMBER
@@ -124,6 +126,29 @@ def _prose_date(candidate: Candidate, judging: Judging) -> Finding | None:
     return None
 
 
+def _date_order(candidate: Candidate, judging: Judging) -> Finding | None:
+    """A numeric date written in another order (``24.06.2024``, ``06/24/2024``) grounded when one of the
+    ISO dates it can be was read, plainly, as a date part or in prose."""
+    index = judging.index
+    for iso in numeric_dates(candidate.value):
+        if index.is_plain(iso) or reading_of(iso, index) is not None or index.has_prose_date(iso):
+            return found(candidate, "date")
+    return None
+
+
+def _locale_number(candidate: Candidate, judging: Judging) -> Finding | None:
+    """A number written as another language groups and points it (``1.234,56``, ``1'234.56``, ``41.200``),
+    of which the candidate is a piece or the whole: grounded when every occurrence reads as a number read."""
+    if not candidate.occurrences or judging.answer.is_json or not _DIGITS_AND_MARKS.issuperset(candidate.text):
+        return None
+    for occurrence in candidate.occurrences:
+        text = judging.answer.segments[occurrence.segment]
+        readings = locale_readings(text, occurrence.start, occurrence.end)
+        if not any(judging.index.has_number(reading) for reading in readings):
+            return None
+    return found(candidate, "locale")
+
+
 def _masked(candidate: Candidate, judging: Judging) -> Finding | None:
     """Route 7 (§9.11): every occurrence is masked and a longer read form ends with each visible tail."""
     tails = masks.masked_tails(candidate, judging.answer)
@@ -144,8 +169,11 @@ def _example(candidate: Candidate, judging: Judging) -> Finding | None:
     return None
 
 
+_DIGITS_AND_MARKS = frozenset("0123456789.,'")  # what a locale number's piece is written with
+
+
 ROUTES: tuple[Callable[[Candidate, Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _masked, notation.label, notation.code_location,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _date_order, _locale_number, _masked, notation.label, notation.code_location,
     notation.path, notation.reference, notation.repository_link, notation.hash_prefix, notation.version_range,
     notation.address, notation.same_url, notation.composite, computed.computed, computed.date_offset, _example,
     notation.truncated,

@@ -1,0 +1,112 @@
+"""Numbers and dates as other languages write them (issue 53): what each reading grounds, what it still
+refuses, and the invention each could let through, kept flagged."""
+
+import pytest
+from conftest import judge, unsupported, via
+
+from grounding.core.text.date_offsets import stated_offsets
+from grounding.core.text.dates import prose_dates
+
+# numbers grouped and pointed another way: the whole number around the piece a token holds ---------------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        ({"amount": 1234.56}, "El pedido suma 1.234,56 €.", [], {"1.234": "locale"}),
+        ({"amount": 1234567.89}, "Der Betrag ist 1.234.567,89 €.", [], {"1.234.567": "locale"}),
+        ({"amount": 1234567}, "Es sind 1.234.567 Kunden.", [], {"1.234.567": "locale"}),
+        ({"amount": 1234.56}, "Total: CHF 1'234.56.", [], {"234.56": "locale"}),
+        ("El total es 1.234,56 €", "El total es 1.234,56 €.", [], {}),  # written as read: plainly
+        # refused: a digit changed (reported as the piece the token holds), another number's piece, two
+        # numbers side by side never read as one
+        ({"amount": 1234.56}, "El pedido suma 1.294,56 €.", ["1.294"], {}),
+        ({"amount": 1234567}, "Es sind 1.234.568 Kunden.", ["1.234.568"], {}),
+        ({"amount": 1234.56}, "Total: CHF 1'294.56.", ["294.56"], {}),
+        ({"orders": 2024041}, "in 2024, 041 orders", ["2024"], {}),
+    ],
+)
+def test_a_number_grouped_and_pointed_as_another_language_writes_it(evidence, answer, expected_unsupported,
+                                                                      expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+# dates in words of other languages: read whole, on both sides ------------------------------------------
+
+
+def test_month_names_of_other_languages_are_dates_and_an_english_list_item_is_not():
+    text = ("Sonntag, 16. März 2025; 24 de junho de 2024; le 3 août 2024; 12 ottobre 2023; 5 mei 2022; "
+            "7 września 2021; 2 de enero de 2026. ### 1. January 15, 2025")
+    assert [d.iso for d in prose_dates(text)] == ["2025-03-16", "2024-06-24", "2024-08-03", "2023-10-12",
+                                                   "2022-05-05", "2021-09-07", "2026-01-02", "2025-01-15"]
+
+
+@pytest.mark.parametrize(
+    ("evidence", "user", "answer", "expected_unsupported"),
+    [
+        ({"date": "2025-03-16"}, "Wann?", "Die Lieferung kommt am Sonntag, 16. März 2025.", []),
+        ("ok", "Buchung für den 24. Juni 2024", "Gebucht für 2024-06-24.", []),
+        ("ok", "Reserva para 24 de junho de 2024", "Reservado: 2024-06-24.", []),
+        # refused: a date in words is examined whole, no longer by its year alone
+        ({"date": "2025-03-17"}, "Wann?", "Die Lieferung kommt am Sonntag, 16. März 2025.", ["2025-03-16"]),
+        ("ok", "Buchung für den 24. Juni 2024", "Gebucht für 2024-06-25.", ["2024-06-25"]),
+    ],
+)
+def test_a_date_in_words_of_another_language(evidence, user, answer, expected_unsupported):
+    assert unsupported(judge(evidence, user=user, answer=answer)) == expected_unsupported
+
+
+# numeric dates in other orders ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "user", "answer", "expected_unsupported", "expected_via"),
+    [
+        ("ok", "book 24/6/2024 please", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
+        ("ok", "book 06-24-2024 please", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
+        ("ok", "book 2024/06/24 please", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
+        ("ok", "book 03/04/2025 please", "Booked for 2025-04-03.", [], {"2025-04-03": "date-part"}),
+        ("ok", "book 03/04/2025 please", "Booked for 2025-03-04.", [], {"2025-03-04": "date-part"}),
+        ({"date": "2024-06-24"}, "book it", "Gebucht für 24.06.2024.", [], {"24.06.2024": "date"}),
+        ({"date": "2024-06-24"}, "book it", "Booked for 06/24/2024.", [], {"06/24/2024": "date"}),
+        # refused: another day, a day no month has, a two-digit year (any century)
+        ("ok", "book 24.06.2024 please", "Booked for 2024-06-25.", ["2024-06-25"], {}),
+        ({"date": "2024-06-24"}, "book it", "Gebucht für 25.06.2024.", ["25.06.2024"], {}),
+        ("ok", "book 31/02/2024 please", "Booked for 2024-02-31.", ["2024-02-31"], {}),
+        ("ok", "book 24/06/24 please", "Booked for 2024-06-24.", ["2024-06-24"], {}),
+    ],
+)
+def test_a_numeric_date_in_another_order(evidence, user, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, user=user, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+# the day after and the day before, in other languages --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected_unsupported"),
+    [
+        ("Morgen (2025-04-08) ist Dienstag.", []),
+        ("Demain (2025-04-08).", []),
+        ("Mañana, 2025-04-08.", []),
+        ("Amanhã, 2025-04-08.", []),
+        ("Übermorgen, am 2025-04-09.", []),
+        ("Gestern, am 2025-04-06.", []),
+        ("In 3 Tagen, am 2025-04-10.", []),
+        # refused: the date the word does not name, and greetings and "here" that are no day at all
+        ("Demain (2025-04-09).", ["2025-04-09"]),
+        ("Guten Morgen! Ihr Termin: 2025-04-08.", ["2025-04-08"]),
+        ("Por la mañana: 2025-04-08.", ["2025-04-08"]),
+        ("Hier ist Ihr Termin: 2025-04-06.", ["2025-04-06"]),
+    ],
+)
+def test_the_day_after_and_before_in_other_languages(answer, expected_unsupported):
+    verdict = judge({"today": "2025-04-07"}, answer=answer)
+    assert unsupported(verdict) == expected_unsupported
+
+
+def test_offsets_in_other_languages():
+    assert sorted(stated_offsets("dans 2 semaines; em 3 dias; tra 4 giorni; over 5 dagen; za 6 dni")) == [
+        3, 4, 5, 6, 14]
