@@ -15,7 +15,7 @@ import typer
 
 from grounding import __version__
 from grounding.cli.checking import Terminated, _fail, _is_utf8, _run, stdout_unwritable
-from grounding.cli.flags import command_line, with_options
+from grounding.cli.flags import HELP_SECTIONS, command_line, with_options
 from grounding.cli.hook_commands import hook_app
 from grounding.core.settings import shape_table
 from grounding.core.text.normalise import normalise
@@ -50,6 +50,26 @@ class _Command(typer.core.TyperCommand):
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return super().get_short_help_str(limit=200)
+
+
+class _SectionedCommand(_Command):
+    """check: its options in sections (flags.HELP_SECTIONS), as ruff's --help has them, not one flat list."""
+
+    def format_options(self, ctx: typer.Context, formatter: object) -> None:  # typer's own click's formatter
+        records = {param.name: param.get_help_record(ctx) for param in self.get_params(ctx)}
+        arguments = [records.pop(param.name) for param in self.get_params(ctx)
+                     if param.param_type_name == "argument" and records.get(param.name)]
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        for title, names in HELP_SECTIONS:
+            rows = [records.pop(name) for name in names if records.get(name)]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+        rest = [record for record in records.values() if record]  # --help, and an option no section names
+        with formatter.section("Other options"):
+            formatter.write_dl(rest)
 
 
 app = typer.Typer(no_args_is_help=True, help=HELP, rich_markup_mode=None)  # --install-completion, --show-completion
@@ -129,7 +149,7 @@ def _refuse_inputs_in(folder: str, inputs: list[str]) -> None:
 
 _INPUTS = inspect.Parameter("inputs", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
     list[str], typer.Argument(metavar="FILE...", help="Transcript files or folders, or - for standard input.")])
-app.command(name="check", cls=_Command)(with_options(check, [_INPUTS]))
+app.command(name="check", cls=_SectionedCommand)(with_options(check, [_INPUTS]))
 
 
 def _shapes_table(specs: list[str] | None) -> dict[str, str] | None:

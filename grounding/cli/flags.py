@@ -87,3 +87,20 @@ def with_options(command: Callable[..., None], leading: list[inspect.Parameter])
     command.__signature__ = inspect.Signature(parameters, return_annotation=None)
     command.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
     return command
+
+
+# `ground check --help` in sections, as ruff's, by the options' parameter names; every option of the table
+# is in one (tests/edges/test_cli.py)
+HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Output", ("output_format", "output", "output_dir", "statistics", "explain", "quiet", "verbose", "no_progress")),
+    ("Readings", ("shape", "exempt", "exempt_regex", "min_digits", "no_derived", "standard_names",
+                  "extend_standard_names", "code_blocks")),
+    ("Rules and exit status", ("select", "ignore", "strict", "fail_on_derived", "fail_on_example",
+                               "fail_on_unjudgeable", "fail_on_unchecked", "exit_zero", "allow_empty",
+                               "require_tool", "code_needs_execution")),
+    ("Output contracts", ("schema", "schema_for", "contract_warn_only")),
+    ("Input", ("input_format", "exclude", "extend_exclude", "stdin_filename", "max_record_bytes",
+               "storage_option", "config")),
+    ("Baseline", ("baseline", "write_baseline", "stale_baseline_fails")),
+    ("Performance", ("jobs", "flush_after", "engine", "scheduler", "workers")),
+)

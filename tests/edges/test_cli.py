@@ -219,3 +219,15 @@ def test_the_completion_script_and_the_version_are_one_flag_away():
     assert "complete" in CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="ground").stdout
     for flag in ("--version", "-V"):
         assert CliRunner().invoke(app, [flag], prog_name="ground").stdout == f"ground {__version__}\n"
+
+
+def test_check_help_is_in_sections_and_every_option_is_in_one():
+    from grounding.cli.flags import HELP_SECTIONS
+    from grounding.options.table import OPTIONS
+
+    placed = [name for _, names in HELP_SECTIONS for name in names]
+    assert sorted(placed) == sorted(option.name for option in OPTIONS if option.flags)
+    shown = invoke("check", "--help").stdout
+    titles = [line[:-1] for line in shown.splitlines() if line and not line.startswith(" ") and line.endswith(":")]
+    assert titles == ["Arguments", *(title for title, _ in HELP_SECTIONS), "Other options"]
+    assert shown.index("--jobs") > shown.index("Performance:") > shown.index("--baseline")

@@ -28,11 +28,14 @@ def test_the_check_command_has_one_flag_per_option_and_no_other():
         assert param.help == option.help and param.hidden == option.hidden
 
 
-def test_help_lists_every_visible_flag_in_the_table_order():
+def test_help_lists_every_visible_flag_by_its_section():
+    from grounding.cli.flags import HELP_SECTIONS
+
     shown = CliRunner().invoke(app, ["check", "--help"], env={"COLUMNS": "200"}).output
     listed = [flag for flag in re.findall(r"^\s+(?:-\w, )?(--[a-z-]+)", shown, re.M) if flag != "--help"]
-    assert listed == [next(flag for flag in option.flags if flag.startswith("--"))
-                      for option in OPTIONS if not option.hidden]
+    by_name = {option.name: option for option in OPTIONS if not option.hidden}
+    assert listed == [next(flag for flag in by_name[name].flags if flag.startswith("--"))
+                      for _, names in HELP_SECTIONS for name in names if name in by_name]
 
 
 def test_every_configuration_key_is_an_option_and_resolves_to_its_default(tmp_path):
