@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import regex
 
 from grounding.core.text.patterns import LazyPattern
+from grounding.core.text.tokens import runs
 
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # Minutes may be one digit (7:0, as a program printing hours writes them, §9.14)
@@ -70,22 +71,29 @@ MONTHS = {**ENGLISH_MONTHS, **OTHER_MONTHS}
 # Every spelling of a month name the prose-date pattern takes, as written
 MONTH_SPELLINGS = frozenset(
     [spelled for name in MONTHS for spelled in (name.capitalize(), name.upper())] + list(OTHER_MONTHS))
-_MONTH_NAME = "|".join(sorted(MONTH_SPELLINGS, key=len, reverse=True))
-_OTHER_MONTH_NAME = "|".join(sorted((spelled for spelled in MONTH_SPELLINGS if spelled.lower() in OTHER_MONTHS),
-                                    key=len, reverse=True))
 # Every month name the pattern takes begins with one of these (Sept with Sep, MAY with MAY).
-_MONTH_STARTS = tuple({name[:3] for name in MONTH_SPELLINGS})
+# What a text must hold to be searched for a month-name date, tested first (most texts have none): the
+# first three letters of an English name as the pattern takes it (Sept with Sep, MAY with MAY), one search
+# in C; or another language's name as a whole run (its lower-case starts, "mar", "set", "dic", begin too
+# many English words).
+_MONTH_STARTS = tuple({spelled[:3] for spelled in MONTH_SPELLINGS if spelled.lower() in ENGLISH_MONTHS})
 _ANY_MONTH_START = re.compile("|".join(map(re.escape, sorted(_MONTH_STARTS))))  # one search, not one per start
+_OTHER_MONTH_RUNS = frozenset(spelled for spelled in MONTH_SPELLINGS if spelled.lower() in OTHER_MONTHS)
+_ENGLISH_SPELLINGS = MONTH_SPELLINGS - _OTHER_MONTH_RUNS
+_AROUND_A_WORD = ":_-/.,%+@#$"  # the token characters a run may hold around a month's name
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"  # "de 2024": Spanish, Portuguese
 # Compiled when a text first names a month (~3 ms): a run over ids and amounts alone never does.
 _PROSE_DATE = LazyPattern(
-    regex.compile,
+    lambda pattern: regex.compile(pattern, english=sorted(_ENGLISH_SPELLINGS), month=sorted(MONTH_SPELLINGS),
+                                  other=sorted(_OTHER_MONTH_RUNS)),
+    # month first in English alone (the other languages put the day first): tried at every position, so the
+    # shortest list
     rf"(?<![\p{{L}}\p{{Nd}}])(?:"
-    rf"(?P<month>{_MONTH_NAME})\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
-    rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>{_MONTH_NAME})\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf"(?P<month>\L<english>)\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>\L<month>)\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
     # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
-    rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>{_OTHER_MONTH_NAME})(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>\L<other>)(?![\p{{L}}\p{{Nd}}]){_YEAR}"
     rf")(?![\p{{L}}\p{{Nd}}])"
 )
 
@@ -353,7 +361,8 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
     >>> [d.iso or d.month_day for d in prose_dates("Sonntag, 16. März 2025; 24 de junho de 2024; le 3 août")]
     ['2025-03-16', '2024-06-24', '08-03']
     """
-    if _ANY_MONTH_START.search(text) is None:
+    if _ANY_MONTH_START.search(text) is None and _OTHER_MONTH_RUNS.isdisjoint(
+            run.strip(_AROUND_A_WORD) for run in runs(text)):
         return  # rules out most texts faster than the pattern can
     for match in _PROSE_DATE.finditer(text):
         month_name = match.group("month") or match.group("month2") or match.group("month3")
