@@ -1,5 +1,7 @@
-"""grounding.smolagents: the earlier import path of grounding.integrations.smolagents, kept. Importing it gives that very
-module, so what is imported or patched through either name is one and the same."""
+"""grounding.smolagents: the earlier import path of grounding.integrations.smolagents, kept.
+
+Importing it gives that very module, so what is imported or patched through either name is one and the same.
+"""
 
 import sys
 

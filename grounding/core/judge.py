@@ -173,10 +173,10 @@ _DIGITS_AND_MARKS = frozenset("0123456789.,'")  # what a locale number's piece i
 
 
 ROUTES: tuple[Callable[[Candidate, Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _date_order, _locale_number, _masked, notation.label, notation.code_location,
-    notation.path, notation.reference, notation.repository_link, notation.hash_prefix, notation.version_range,
-    notation.address, notation.same_url, notation.composite, computed.computed, computed.date_offset, _example,
-    notation.truncated,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _date_order, _locale_number, _masked,
+    notation.label, notation.code_location, notation.path, notation.reference, notation.repository_link,
+    notation.hash_prefix, notation.version_range, notation.address, notation.same_url, notation.composite,
+    computed.computed, computed.date_offset, _example, notation.truncated,
 )
 
 

@@ -68,7 +68,8 @@ def reward(gate: Any, *, answer: str = "answer") -> Callable[[dict, Any], float]
     def grounded_reward(args: dict, prediction: Any) -> float:  # noqa: ANN401 (a dspy Prediction)
         asked = "\n".join(f"{name}: {value}" for name, value in args.items())
         trajectory = getattr(prediction, "trajectory", None)
-        history = [{"role": "user", "content": asked}, *(openai_messages(trajectory) if is_trajectory(trajectory) else [])]
+        steps = openai_messages(trajectory) if is_trajectory(trajectory) else []
+        history = [{"role": "user", "content": asked}, *steps]
         try:
             decision = gate.decide(history, getattr(prediction, answer), can_revise=False)
         except EmptyAnswerError:

@@ -34,7 +34,8 @@ _ON_THE_HOUR = ("am", "pm", "a.m", "p.m", "noon", "midnight")  # what writes a t
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SCALE_KEYS = ("thousand", "million", "billion", "trillion")
 # every name of a month, in each language read, begins with one of its month's keys (lowered, as search text is)
-_MONTH_KEYS = {number: sorted({name[:3] for name, named in MONTHS.items() if named == number}) for number in range(1, 13)}
+_MONTH_KEYS = {number: sorted({name[:3] for name, named in MONTHS.items() if named == number})
+               for number in range(1, 13)}
 # Outside its strings a JSON text holds numbers and literals between punctuation.
 _PUNCTUATION_TO_SPACE = str.maketrans({ch: " " for ch in "{}[]:,"})
 # See quote_counts: a place's quotes are counted within its chunk, the chunks before it counted once.

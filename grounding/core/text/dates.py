@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import regex
 
 from grounding.core.text.patterns import LazyPattern
-from grounding.core.text.tokens import runs
 
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # Minutes may be one digit (7:0, as a program printing hours writes them, §9.14)
@@ -74,13 +73,14 @@ MONTH_SPELLINGS = frozenset(
 # Every month name the pattern takes begins with one of these (Sept with Sep, MAY with MAY).
 # What a text must hold to be searched for a month-name date, tested first (most texts have none): the
 # first three letters of an English name as the pattern takes it (Sept with Sep, MAY with MAY), one search
-# in C; or another language's name as a whole run (its lower-case starts, "mar", "set", "dic", begin too
-# many English words).
+# in C; or another language's name as the word after a day (its lower-case starts, "mar", "set", "dic",
+# begin too many English words).
 _MONTH_STARTS = tuple({spelled[:3] for spelled in MONTH_SPELLINGS if spelled.lower() in ENGLISH_MONTHS})
 _ANY_MONTH_START = re.compile("|".join(map(re.escape, sorted(_MONTH_STARTS))))  # one search, not one per start
 _OTHER_MONTH_RUNS = frozenset(spelled for spelled in MONTH_SPELLINGS if spelled.lower() in OTHER_MONTHS)
 _ENGLISH_SPELLINGS = MONTH_SPELLINGS - _OTHER_MONTH_RUNS
-_AROUND_A_WORD = ":_-/.,%+@#$"  # the token characters a run may hold around a month's name
+# the words after a day in another language's date ("16. März", "24 de junho"): one of them must be a month's
+_WORD_AFTER_A_DAY = re.compile(r"\d\.?\s+(?:de\s+)?([^\W\d_]{3,})")
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"  # "de 2024": Spanish, Portuguese
 # Compiled when a text first names a month (~3 ms): a run over ids and amounts alone never does.
@@ -361,8 +361,8 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
     >>> [d.iso or d.month_day for d in prose_dates("Sonntag, 16. März 2025; 24 de junho de 2024; le 3 août")]
     ['2025-03-16', '2024-06-24', '08-03']
     """
-    if _ANY_MONTH_START.search(text) is None and _OTHER_MONTH_RUNS.isdisjoint(
-            run.strip(_AROUND_A_WORD) for run in runs(text)):
+    if _ANY_MONTH_START.search(text) is None and not any(
+            word.lower() in OTHER_MONTHS for word in _WORD_AFTER_A_DAY.findall(text)):
         return  # rules out most texts faster than the pattern can
     for match in _PROSE_DATE.finditer(text):
         month_name = match.group("month") or match.group("month2") or match.group("month3")

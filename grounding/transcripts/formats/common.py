@@ -109,7 +109,10 @@ def result_text(text: str, *, is_error: bool = False, arguments: str | None = No
     return Item(kind, text, is_error=is_error, call_arguments=arguments, tool=tool)
 
 
-def answers_at_lines(items: tuple[Item, ...], written: list[tuple[int, str, tuple[str, str] | None]]) -> tuple[Item, ...]:
+Written = list[tuple[int, str, "tuple[str, str] | None"]]  # (line, text, span) of each assistant message
+
+
+def answers_at_lines(items: tuple[Item, ...], written: Written) -> tuple[Item, ...]:
     """Each answer with the line of the record that wrote it (and the traced span, when there is one): written
     holds (line, text, span) of each assistant message in order, and an answer takes the first not yet taken
     whose text is its own (a format that lowers many records into one conversation knows the lines, the

@@ -71,6 +71,7 @@ def _result_message(result: dict) -> dict:
     origin = result.get("origin") if isinstance(result.get("origin"), dict) else {}
     content = result.get("result")
     if isinstance(content, list):  # Haystack 2.18+: a result may be parts (text, image)
-        content = "\n".join(part["text"] for part in content if isinstance(part, dict) and isinstance(part.get("text"), str))
+        content = "\n".join(part["text"] for part in content
+                             if isinstance(part, dict) and isinstance(part.get("text"), str))
     return {"role": "tool", "tool_call_id": origin.get("id"), "name": origin.get("tool_name"),
             "content": content if isinstance(content, str) else arguments_text(content) or ""}

@@ -13,8 +13,8 @@ def named(record: object) -> str | None:
 
     >>> named({"version": 2, "status": "success", "eval": {}, "plan": {}, "results": {}})[:38]
     'an Inspect AI evaluation log without i'
-    >>> named([{"id": 0, "source": "user", "action": "message", "args": {}}, {"id": 1}])
-    "an OpenHands trajectory whose element [1] is no event (keys 'id'): each needs a source and an action or an observation"
+    >>> named([{"id": 0, "source": "user", "action": "message", "args": {}}, {"id": 1}])[:65]
+    "an OpenHands trajectory whose element [1] is no event (keys 'id')"
     >>> named({"messages": []}) is None
     True
     """
