@@ -6,9 +6,9 @@ docs do (``messages.append(completion.choices[0].message)``), the Responses API'
 response.content}``), LangChain messages (``state["messages"]``), pydantic-ai messages
 (``result.all_messages()``), Haystack ChatMessages (an Agent's ``result["messages"]``, as the OpenAI form
 they write), LlamaIndex ChatMessages (a pydantic model: its dump), AutoGen's messages and events (a
-``TaskResult`` or its messages, an agent's model context: grounding.integrations.autogen), Google ADK's
-``session.events`` and Gen AI ``Content`` lists (as the generateContent request they make), smolagents'
-memory (grounding.integrations.smolagents), a DSPy ReAct trajectory (grounding.integrations.dspy). Each is turned
+``TaskResult`` or its messages, an agent's model context), Google ADK's ``session.events`` and Gen AI
+``Content`` lists (as the generateContent request they make), smolagents' memory, a DSPy ReAct trajectory,
+Inspect AI's ChatMessages (each framework's converter in grounding.integrations). Each is turned
 into the JSON its SDK writes (``model_dump(mode="json")``, ``messages_to_dict``, ``ModelMessagesTypeAdapter``),
 never guessed at: an element no converter knows is a RecordError naming where it is and what it is. A bare
 list that is Anthropic's ``messages=``, the Responses API's ``input=`` or Gemini's ``contents=`` is put in

@@ -185,6 +185,7 @@ def numeric_dates(value: str) -> tuple[str, ...]:
 
 
 def _in_calendar(month: int, day: int) -> bool:
+    """Whether a month has that day (any year's: 29 February is one)."""
     return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
 
 
@@ -368,7 +369,7 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
         month_name = match.group("month") or match.group("month2") or match.group("month3")
         day = int(match.group("day") or match.group("day2") or match.group("day3"))
         month = MONTHS[month_name.lower()]
-        if not 1 <= day <= _DAYS_IN_MONTH[month - 1]:
+        if not _in_calendar(month, day):
             continue
         year = match.group("year")
         yield ProseDate(match.start(), match.end(), month, day, int(year) if year else None)
