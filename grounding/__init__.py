@@ -53,7 +53,8 @@ if _TYPE_CHECKING:
     from grounding.library import Options, RunResult, acheck_answer, check, check_answer
     from grounding.contract import Contract, ContractDecision, OutputAttempt, OutputSchemaError
     from grounding.fixing import fix
-    from grounding.session import Session
+    from grounding.session import Session, stream
+    from grounding.streaming import Release, Stream
     from grounding.run.parallel import Engine
 
 __version__ = "0.1.0"
@@ -79,9 +80,11 @@ __all__ = [
     "PatternTimeout",
     "Problem",
     "RecordError",
+    "Release",
     "RunResult",
     "Status",
     "Session",
+    "Stream",
     "Summary",
     "UnsupportedValuesError",
     "Verdict",
@@ -91,6 +94,7 @@ __all__ = [
     "check_answer",
     "fix",
     "run",
+    "stream",
 ]
 
 # Where each name loaded on first use lives.
@@ -98,7 +102,8 @@ _LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "chec
          "check_answer": "grounding.library", "acheck_answer": "grounding.library", "Gate": "grounding.gate",
          "Decision": "grounding.gate", "Session": "grounding.session", "fix": "grounding.fixing",
          "Contract": "grounding.contract", "ContractDecision": "grounding.contract",
-         "OutputAttempt": "grounding.contract", "OutputSchemaError": "grounding.contract"}
+         "OutputAttempt": "grounding.contract", "OutputSchemaError": "grounding.contract",
+         "Stream": "grounding.streaming", "Release": "grounding.streaming", "stream": "grounding.session"}
 
 
 def __getattr__(name: str) -> object:

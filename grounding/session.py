@@ -32,10 +32,13 @@ from grounding.options.table import KEYS
 from grounding.worker_threads import off_the_loop
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from concurrent.futures import Executor
 
     from grounding.core.engine import Walk
     from grounding.core.settings import Settings
+    from grounding.decisions import Decision
+    from grounding.streaming import Stream, StreamPosture
 
 
 class Session:
@@ -107,6 +110,15 @@ class Session:
         """check, for an async loop: judged in a worker thread (executor's, or the loop's default executor:
         grounding.worker_threads.off_the_loop), so the event loop goes on serving."""
         return await off_the_loop(executor, self.check, answer)
+
+    def stream(self, posture: StreamPosture = "guard", *, can_revise: bool = True,
+               on_verdict: Callable[[Decision], None] | None = None) -> Stream:
+        """A Stream for the next final answer as it is streamed: ``feed(chunk)`` releases what may be shown,
+        ``finish()`` judges it whole (grounding.streaming). The history is the one held now."""
+        from grounding.streaming import Stream
+
+        return Stream(self, posture, can_revise=can_revise, on_verdict=on_verdict,
+                      values_need_digits=not self._settings.shapes)
 
     @property
     def revisions_asked(self) -> int:
@@ -195,6 +207,16 @@ class Session:
             if isinstance(message, dict) and starts(message):
                 return at
         return self._start
+
+
+def stream(history: object, posture: StreamPosture = "guard", *, options: Options | Settings | None = None,
+           format: str | None = None, system: str | None = None, instructions: str | None = None,  # noqa: A002
+           can_revise: bool = True, on_verdict: Callable[[Decision], None] | None = None) -> Stream:
+    """A Stream for a history held without a Session: the history (any form check_answer takes as messages)
+    is read into one, and its stream returned."""
+    session = Session(options, format=format, system=system, instructions=instructions)
+    session.extend(history if isinstance(history, list | tuple) else [history])
+    return session.stream(posture, can_revise=can_revise, on_verdict=on_verdict)
 
 
 def revisions_in(items: Iterable[Item], asked: int = 0) -> int:

@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -287,6 +288,56 @@ def _print_gate_overhead(decisions: int) -> None:
           f"best {1000 * timings[0]:.3f} ms per judged answer")
 
 
+def streamed_answer() -> str:
+    """A long answer (about 2,000 tokens) about typical_history's orders: every order and each of its items,
+    as a support agent would list them, all of it read."""
+    lines = ["Here is everything I found about your orders, item by item."]
+    for order in range(9):
+        lines.append(f"\n## Order ORD-{40001 + order}\n\nOrder ORD-{40001 + order} was placed on "
+                     f"2026-11-{10 + order:02d} and has shipped with tracking 1Z999AA1012345{6780 + order}; its "
+                     f"total is ${123.45 + 10 * order:.2f}. These are its items:")
+        lines += [f"- SKU-{7000 + 10 * order + item}: {item + 1} of Item {item} of order {order}, "
+                  f"${19.99 + item * 7.5:.2f} each, sent from WH-{300 + item}." for item in range(6)]
+    lines.append("\nLet me know if you want me to track any of these parcels.")
+    return "\n".join(lines)
+
+
+def _print_streaming(repeats: int) -> None:
+    """A streamed answer judged as it arrives (grounding.streaming), against judging it once finished: the
+    CPU of feeding it 1, 4 and 32 characters at a time and finishing, and the slowest feed."""
+    from grounding import Session
+
+    history, _ = typical_history()
+    answer = streamed_answer()
+    session = Session()
+    session.extend(history)
+    once = min(_cpu(lambda: session.check(answer)) for _ in range(repeats))
+    words = len(answer.split())
+    print(f"\nstreaming a {len(answer):,}-character answer ({words:,} words, ~{4 * words // 3:,} tokens), "
+          f"guard: judged once finished {1000 * once:.2f} ms CPU")
+    for size in (1, 4, 32):
+        chunks = [answer[at : at + size] for at in range(0, len(answer), size)]
+        best, slowest = float("inf"), 0.0
+        for _ in range(repeats):
+            stream = session.stream("guard")
+            started = time.process_time()
+            for chunk in chunks:
+                fed = time.perf_counter()
+                stream.feed(chunk)
+                slowest = max(slowest, time.perf_counter() - fed)
+            stream.finish()
+            best = min(best, time.process_time() - started)
+            assert stream.released == answer  # all of it is read: all of it is released
+        print(f"  fed {size:>2} characters at a time ({len(chunks):,} feeds): {1000 * best:.2f} ms CPU, "
+              f"{best / once:.1f}x judging once; slowest feed {1000 * slowest:.3f} ms")
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
 def order_turn(turn: int) -> tuple[list[dict], str]:
     """One turn of a long support chat: a question, a tool call, its JSON result, and the answer the gate
     judges (grounded)."""
@@ -379,6 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         _print_compressed(files[-1], scratch, repeat)
         _print_scaling(scratch, (200,) if args.smoke else (1_000, 4_000, 10_000))
     _print_gate_overhead(50 if args.smoke else 1_000)
+    _print_streaming(1 if args.smoke else 5)
     _print_session_scaling(100, 3 if args.smoke else 15)
     return 0
 

@@ -238,3 +238,22 @@ def test_the_memo_of_values_searched_for_is_bounded(monkeypatch):
         assert session.check(f"Order ORD-{50000 + number} shipped.").status.value == "flagged"
     assert len(session._walk.evidence._searched) <= 110
     assert session.check(_answer(0)).status.value == "grounded"  # what is read is still read
+
+
+def test_a_verdict_never_depends_on_the_questions_asked_before():
+    # A text asked about four times is cut into the runs it says; a value of several runs ("1st january
+    # 2022") was found by the search and never in the runs, so the same answer's via changed with the
+    # questions a session had answered before it (found by the streaming property test, on a real record).
+    history = [{"role": "user", "content": "What was the temperature in London on 1st January 2022?"},
+               {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                   "name": "temperature", "arguments": '{"city": "London", "date": "1st January 2022"}'}}]},
+               {"role": "tool", "tool_call_id": "c1", "content": "30°C"}]
+    answer = "The temperature in London on 1st January 2022 was 30°C."
+    fresh = Session()
+    fresh.extend(history)
+    first = fresh.check(answer)
+    session = Session()
+    session.extend(history)
+    for asked in (answer, "On 1st January 2022.", "On 1st January 2022.", "On 1st January 2022."):
+        session.check(asked)
+    assert session.check(answer) == first

@@ -84,13 +84,15 @@ def test_dev2_counts_are_pinned(dev2):
 def test_dev2_routes_are_pinned(dev2):
     assert dict(dev2.via) == {
         # §9.22 asks first for the token as written: 8 values read as a unit or a prose date before
-        # ("1980s", "1080p", "158-year-old", "1st January 2022") are the tool's tokens letter for letter
+        # ("1980s", "1080p", "158-year-old") are the tool's tokens letter for letter; "1st January 2022" is
+        # a prose date again (verbatim 8, prose-date 4 before): a value of several runs is no token, and the
+        # search had found it where the runs a text is cut into never did (its via hung on earlier questions)
         # date-offset 2 before dates relative to a clock tool's today ("next Wednesday", 2025-07-23)
         # derived 1 before unit conversions (2,133 feet = 650 m * 3.28084), 2 before scale words ("$104.12
         # billion" was a coincidental sum; rounded now, with 13 more: rounded 28 before)
-        "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 1, "label": 1, "prose-date": 4,
+        "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 1, "label": 1, "prose-date": 5,
         # range 6 before "¥930-1,076" was a range of its ends
-        "range": 8, "rounded": 42, "sign": 2, "stated": 1, "unit": 6, "verbatim": 8,
+        "range": 8, "rounded": 42, "sign": 2, "stated": 1, "unit": 6, "verbatim": 7,
     }
 
 

@@ -38,8 +38,13 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # an answer with its unsupported values masked: text in, text out
     ("fixing", SHARED, ("cli", "run", "reporters", "core", "transcripts", "library")),
     # one conversation's evidence kept between the loop's decisions
-    ("session", ("library", "core", "transcripts", "options", "history", "answers", "worker_threads", *SHARED), ("cli", "run", "reporters")),
-    ("gate", ("library", "session", "fixing", "answers", "worker_threads", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
+    ("session", ("library", "core", "transcripts", "options", "history", "answers", "worker_threads", "streaming",
+                 "decisions", *SHARED), ("cli", "run", "reporters")),
+    ("gate", ("library", "session", "decisions", "answers", "worker_threads", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
+    # what the gate decides about a verdict, and how a decision is observed (the gate's and a stream's)
+    ("decisions", ("fixing", *SHARED), ("cli", "run", "reporters", "transcripts", "library", "session", "gate")),
+    # a streamed answer judged unit by unit as it arrives (Session.stream)
+    ("streaming", ("session", "decisions", "fixing", *SHARED), ("cli", "run", "reporters", "transcripts", "gate")),
     # the output contract in the loop: a final answer's shape, then (through the gate) its values
     ("contract", ("library", "gate", "answers", "core", "options", *SHARED), ("cli", "run", "reporters")),
     # the stop hook of a coding agent's harness: its event in, the session file read, the gate's posture out

@@ -12,6 +12,7 @@ import re
 
 from grounding.core.evidence import verbatim
 from grounding.core.text.normalise import normalise_once
+from grounding.core.text.tokens import ASCII_TOKEN_CHARS
 
 _ASKED_BEFORE_CUT = 4  # questions a text answers by search before it is cut into its runs
 # A text longer than this stays searched: its runs cost ~30 bytes of memory per character (a 40 MB result's
@@ -53,6 +54,10 @@ class Said:
         if "," in value or (not literal and normalise_once(value) != value):
             return False  # (a canonical number literal is normal: see is_canonical)
         if not keep_words and _HAS_DIGIT.search(value) is None:
+            return False
+        if not ASCII_TOKEN_CHARS.issuperset(value):
+            # a value of several runs ("1st january 2022") is no token: the forms answer it. (A search would
+            # find it, the runs a text is cut into never: its verdict hung on the questions asked before.)
             return False
         if value in self.runs:
             return True

@@ -1,0 +1,325 @@
+"""A streamed final answer, judged as it arrives: no invented value reaches the user before it is judged.
+
+Every other gate judges the finished answer, when the streamed invention is already on the user's screen.
+``session.stream(posture)`` takes the answer piece by piece: ``feed(chunk)`` returns a Release, the text
+that may be shown now, and ``finish()`` judges the whole answer (its verdict is ``session.check(answer)``'s,
+whatever the chunks) and releases the rest.
+
+What may be shown is judged a *unit* at a time: a line, or a sentence ended by ``.``, ``!`` or ``?`` and a
+space (a point after a day's number ends none: ``16. März``), a fenced block whole. A unit is judged once, when it
+is complete: every span a reading needs whole (an identifier the stream may still extend, a number and its
+unit, a date in words, ``path:line``, a computation and its result) lies within one, so a value is never
+judged on a fragment. A unit that states a value its own text does not ground is judged again with all the
+answer before it (a computation shown on an earlier line), and only a value that still stands unsupported
+stops the stream, at the value's first character. A JSON answer (a structured output) is held whole.
+
+Postures, as the Gate's: ``assist`` shows everything as it arrives and records; ``guard`` stops at the
+first unsupported value and hands the correction to send (the user saw only judged text), or, once the
+turn's revision is spent, shows the answer as the gate ships it, flagged; ``rails`` stops the same way and
+``finish()`` raises UnsupportedValuesError when no revision is left; ``fix`` shows each unit with its
+unsupported values masked (``[unverified]``) and goes on.
+
+>>> from grounding import Session
+>>> session = Session()
+>>> session.extend([{"role": "tool", "content": '{"order": "ORD-4417", "status": "shipped"}'}])
+>>> stream = session.stream("guard")
+>>> [stream.feed(chunk).text for chunk in ["Order ORD-4417 ha", "s shipped. Tracking: ORD-44", "71.\\n"]]
+['', 'Order ORD-4417 has shipped.', ' Tracking: ']
+>>> release, verdict = stream.finish()
+>>> release.stopped, [finding.text for finding in verdict.unsupported], stream.released
+(True, ['ORD-4471'], 'Order ORD-4417 has shipped. Tracking: ')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from grounding.decisions import Decision, correction, observed
+from grounding.errors import OptionError, UnsupportedValuesError
+from grounding.fixing import MASK, fix
+from grounding.model import Finding, Status, Verdict
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+StreamPosture = Literal["assist", "guard", "rails", "fix"]
+STREAM_POSTURES: tuple[str, ...] = ("assist", "guard", "rails", "fix")
+# where a unit may end: a line's end, or a sentence's (the space after it must have arrived: "v1." may
+# still become "v1.2")
+_UNIT_END = re.compile(r"\n|(?<!\s)[.!?](?=\s)")
+_DIGIT = re.compile(r"\d")
+_MAY_END = re.compile(r"[\n.!?]")
+_POINTS = frozenset(".!?")
+_FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """What one feed (or finish) lets through. text: the answer's next piece to show (under ``fix``, with
+    its unsupported values masked); unsupported: every unsupported value found so far (their ``at`` in the
+    whole answer); stopped: the stream shows nothing more of this answer; correction: under guard (and
+    rails with its revision left), the frame to send the model when it stopped."""
+
+    text: str
+    unsupported: tuple[Finding, ...] = ()
+    stopped: bool = False
+    correction: str | None = None
+
+
+class Judges(Protocol):
+    """What a stream asks of its conversation (a grounding.Session)."""
+
+    revisions_asked: int
+
+    def check(self, answer: object) -> Verdict: ...
+
+
+class Stream:
+    """One streamed answer of one Session's conversation (made by ``Session.stream``); see the module.
+    values_need_digits: no shape is declared, so a unit without a digit states no value."""
+
+    def __init__(self, session: Judges, posture: StreamPosture = "guard", *, can_revise: bool = True,
+                 on_verdict: Callable[[Decision], None] | None = None, values_need_digits: bool = True) -> None:
+        if posture not in STREAM_POSTURES:
+            raise OptionError(f"stream(posture={posture!r}): choose one of {', '.join(STREAM_POSTURES)}")
+        self.posture = posture
+        self._session = session
+        self._on_verdict = on_verdict
+        self._revisions = session.revisions_asked
+        self._can_revise = can_revise
+        # guard stops only while it can still ask its revision (after it, the gate ships the answer flagged)
+        self._stops = posture == "rails" or (posture == "guard" and can_revise and self._revisions == 0)
+        self._holds = self._stops or posture == "fix"  # what arrives waits for its unit's verdict
+        self._digits_only = values_need_digits  # (see _unit_verdict)
+        self._chunks: list[str] = []  # every chunk fed (joined when a unit is judged: see _answer)
+        self._length = 0
+        self._line = ""  # the line being received, from its start: where a unit's end is sought
+        self._line_at = 0  # where that line starts in the answer
+        self._scanned = 0  # how much of the line is searched for a unit's end
+        self._judged = 0  # where the next unit starts: the answer before it is judged
+        self._fenced = False  # inside a fenced block: its lines end no unit
+        self._point = False  # the line ends with a point whose next character has not arrived
+        self._idle: Release | None = None  # the Release of a feed that lets nothing through, while it holds
+        self._shown = 0  # how much of the answer is released (under fix: of the answer as written)
+        self._released: list[str] = []
+        self._unsupported: tuple[Finding, ...] = ()
+        self._stop: int | None = None  # where the first unsupported value starts, once found
+        self._correction: str | None = None
+        self._finished: tuple[Release, Verdict] | None = None
+        self.decision: Decision | None = None  # the gate's decision, once finished
+
+    def __repr__(self) -> str:
+        return f"Stream(posture={self.posture!r}, {self._length} characters fed, {self._shown} released)"
+
+    @property
+    def text(self) -> str:
+        """Every chunk fed so far: the answer as the model streamed it."""
+        return self._answer()
+
+    @property
+    def released(self) -> str:
+        """Everything released so far, in order: what the user was shown."""
+        return "".join(self._released)
+
+    def feed(self, chunk: str) -> Release:
+        """Take the answer's next piece; the Release says what may be shown now."""
+        if self._finished is not None:
+            raise RuntimeError("Stream.feed after finish(): a stream judges one answer; start another")
+        if not isinstance(chunk, str):
+            raise TypeError(f"Stream.feed takes the answer's text, not {type(chunk).__name__}")
+        self._chunks.append(chunk)
+        self._length += len(chunk)
+        self._line += chunk
+        # a unit can end only at a line break or a sentence's point (its space may be what just arrived)
+        ends = self._point or _MAY_END.search(chunk) is not None
+        if not self._holds:  # nothing is held back: judged for the record alone
+            self._shown = self._length
+            self._released.append(chunk)
+            if ends:
+                self._judge_units()
+            return self._release(chunk)
+        return self._release(self._judge_units() if ends else "")
+
+    def finish(self) -> tuple[Release, Verdict]:
+        """Judge the whole answer and release what it allows: the Release of the rest and the verdict, which
+        is ``session.check(answer)``'s. Under rails, a refused answer raises UnsupportedValuesError after it
+        (its ``release`` is the Release)."""
+        if self._finished is None:
+            answer = self._answer()
+            verdict = self._session.check(answer)
+            posture = "assist" if self.posture == "fix" else self.posture  # (fix ships, masked)
+            self.decision = observed(posture, verdict, answer, self._revisions, self._can_revise, self._on_verdict)
+            self._unsupported, self._idle = verdict.unsupported, None
+            self._finished = (self._release(self._last_piece(verdict)), verdict)
+        if self.decision is not None and self.decision.action == "refused":
+            error = self.decision.verdict
+            refused = UnsupportedValuesError(error.unsupported, error.candidates, self.decision.revised)
+            refused.release = self._finished[0]
+            raise refused
+        return self._finished
+
+    # what is released ---------------------------------------------------------------------------------
+
+    def _release(self, text: str) -> Release:
+        if not text and self._idle is not None:
+            return self._idle  # (most feeds of a few characters: one object, as nothing changed)
+        release = Release(text, self._unsupported, self._stop is not None, self._correction)
+        if not text:
+            self._idle = release
+        return release
+
+    def _show(self, end: int) -> str:
+        """Release the answer up to end, as written."""
+        if end <= self._shown:
+            return ""
+        piece = self._answer()[self._shown : end]
+        self._shown = end
+        self._released.append(piece)
+        return piece
+
+    def _show_masked(self, end: int, unsupported: tuple[Finding, ...]) -> str:
+        """Release the answer up to end with the unsupported values masked (fix)."""
+        if end <= self._shown:
+            return ""
+        piece = masked(self._answer()[self._shown : end], self._shown, unsupported)
+        self._shown = end
+        self._released.append(piece)
+        return piece
+
+    def _show_whole(self, fixed: str) -> str:
+        self._shown = self._length
+        self._released.append(fixed)
+        return fixed
+
+    def _last_piece(self, verdict: Verdict) -> str:
+        """What finish releases, by the whole answer's verdict and the gate's decision."""
+        assert self.decision is not None
+        if self.posture == "fix":
+            if not self._shown:  # (a structured output is held whole: masked as a JSON document)
+                return self._show_whole(fix(self._answer(), verdict, replacement=MASK))
+            return self._show_masked(self._length, verdict.unsupported)
+        ships = self.decision.action not in ("revision-asked", "refused")
+        if ships:
+            self._stop = self._correction = None  # (a value the answer's later text grounds: all of it ships)
+            return self._show(self._length)
+        self._correction = self.decision.message
+        first = first_at(verdict.unsupported)
+        if self._stop is None or first < self._stop:
+            self._stop = first
+        return self._show(self._stop)
+
+    # judging unit by unit ------------------------------------------------------------------------------
+
+    def _judge_units(self) -> str:
+        """Judge every unit completed since the last feed; what they release (under assist: nothing more)."""
+        pieces = []
+        while self._stop is None:
+            end = self._next_unit_end()
+            if end is None:
+                break
+            verdict = self._unit_verdict(self._judged, end)
+            if verdict is None:
+                continue  # it reads as cut off inside a value: judged again with the next unit
+            pieces.append(self._judged_unit(verdict, self._judged, end))
+            self._judged = end
+        return "".join(pieces)
+
+    def _unit_verdict(self, start: int, end: int) -> Verdict | None:
+        """The verdict on the unit text[start:end]: alone, or with the answer before it when its verdict may
+        hang on it (hangs_on_context); None when the text so far ends inside one of its values."""
+        answer = self._answer()
+        if self._digits_only and _DIGIT.search(answer, start, end) is None:
+            return Verdict(Status.UNCHECKED, 0)  # no value: with no shape declared every value has a digit
+        verdict = self._session.check(answer[start:end])
+        if hangs_on_context(verdict):
+            verdict = self._session.check(answer[:end])
+        if any(finding.via == "truncated" for finding in verdict.grounded_via):
+            return None  # (the answer's end decides: the value goes on, or the answer was cut there)
+        return verdict
+
+    def _judged_unit(self, verdict: Verdict, start: int, end: int) -> str:
+        """Record what the unit's verdict found and release what it allows."""
+        if verdict.unsupported:
+            self._idle = None
+            self._unsupported = verdict.unsupported
+            # (a value of a JSON answer has no place: the unit is the answer's start)
+            found = tuple(finding for finding in verdict.unsupported if finding.at >= start or finding.at < 0)
+            if found and self._stops:
+                self._stop = max(first_at(found), start)
+                if self.posture == "guard" or (self._revisions == 0 and self._can_revise):
+                    self._correction = correction(verdict.unsupported)
+                return self._show(self._stop)
+        if self.posture == "fix":
+            return self._show_masked(end, self._unsupported)
+        return self._show(end) if self._holds else ""
+
+    def _next_unit_end(self) -> int | None:
+        """Where the next complete unit ends, or None while it is still arriving (a JSON answer: until the
+        end). Only the line being received is searched, from where the last search stopped."""
+        if self._judged == 0 and self._line_at == 0 and self._line.lstrip()[:1] in ("{", "[", ""):
+            return None  # a structured output, or nothing yet: judged whole, at the finish
+        self._point = False
+        while True:
+            line = self._line
+            match = _UNIT_END.search(line, self._scanned)
+            if match is None:
+                # (a point at the very end is searched again when its next character arrives)
+                self._scanned = max(self._scanned, len(line) - 1, 0)
+                self._point = line[-1:] in _POINTS
+                return None
+            end = match.end()
+            if match.group() != "\n":
+                self._scanned = end
+                if not self._fenced and not _day_number_before(line, match.start()):
+                    return self._line_at + end
+                continue
+            if _FENCE.match(line):
+                self._fenced = not self._fenced
+            self._line, self._line_at, self._scanned = line[end:], self._line_at + end, 0
+            if not self._fenced:
+                return self._line_at
+
+    def _answer(self) -> str:
+        """The answer fed so far, as one text (its chunks joined once, when asked)."""
+        if len(self._chunks) > 1:
+            self._chunks[:] = ["".join(self._chunks)]
+        return self._chunks[0] if self._chunks else ""
+
+
+def _day_number_before(line: str, point: int) -> bool:
+    """True when the point at line[point] follows a number of one or two digits standing alone: a day or an
+    ordinal (``16. März 2025``, ``am 3. Juni``), whose date goes on past it. ``ORD-4471.`` and ``2025.``
+    end their sentences."""
+    start = point
+    while start > 0 and line[start - 1].isdigit():
+        start -= 1
+    if not 0 < point - start <= 2 or line[point] != ".":
+        return False
+    return start == 0 or not (line[start - 1].isalnum() or line[start - 1] in "-_./:,")
+
+
+def hangs_on_context(verdict: Verdict) -> bool:
+    """True when a unit's verdict, judged alone, may change with the answer before it: a value it leaves
+    unsupported (a computation shown on an earlier line may ground it), a value it reads as an example (the
+    sentence before a fenced block may present it as output: then it is judged), or one it reads as cut off
+    (the answer before it may change what the unit's last token is)."""
+    return (verdict.status is Status.FLAGGED or bool(verdict.examples)
+            or any(finding.via == "truncated" for finding in verdict.grounded_via))
+
+
+def first_at(unsupported: tuple[Finding, ...]) -> int:
+    """Where the first unsupported value starts (0 for a value of a JSON answer, whose place is not known)."""
+    return min(max(finding.at, 0) for finding in unsupported) if unsupported else 0
+
+
+def masked(piece: str, start: int, unsupported: tuple[Finding, ...]) -> str:
+    """piece, the answer's text from start, with the unsupported values masked as grounding.fix masks them in
+    the whole answer: wherever their text stands as a whole token, and at their own places."""
+    if not unsupported:
+        return piece
+    # a place outside the piece is one no text stands at (never below 0: that is a JSON answer's leaf)
+    moved = tuple(replace(finding, at=finding.at - start if finding.at >= start else len(piece) + 1)
+                  for finding in unsupported)
+    return fix(piece, Verdict(Status.FLAGGED, len(moved), moved), replacement=MASK)
