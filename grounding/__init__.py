@@ -54,7 +54,7 @@ if _TYPE_CHECKING:
     from grounding.contract import Contract, ContractDecision, OutputAttempt, OutputSchemaError
     from grounding.fixing import fix
     from grounding.session import Session, stream
-    from grounding.streaming import Release, Stream
+    from grounding.streaming import Release, Stream, areleased, released
     from grounding.run.parallel import Engine
 
 __version__ = "0.1.0"
@@ -90,9 +90,11 @@ __all__ = [
     "Verdict",
     "__version__",
     "acheck_answer",
+    "areleased",
     "check",
     "check_answer",
     "fix",
+    "released",
     "run",
     "stream",
 ]
@@ -103,7 +105,8 @@ _LAZY = {"Options": "grounding.library", "RunResult": "grounding.library", "chec
          "Decision": "grounding.gate", "Session": "grounding.session", "fix": "grounding.fixing",
          "Contract": "grounding.contract", "ContractDecision": "grounding.contract",
          "OutputAttempt": "grounding.contract", "OutputSchemaError": "grounding.contract",
-         "Stream": "grounding.streaming", "Release": "grounding.streaming", "stream": "grounding.session"}
+         "Stream": "grounding.streaming", "Release": "grounding.streaming", "stream": "grounding.session",
+         "released": "grounding.streaming", "areleased": "grounding.streaming"}
 
 
 def __getattr__(name: str) -> object:

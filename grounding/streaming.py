@@ -42,7 +42,7 @@ from grounding.fixing import MASK, fix
 from grounding.model import Finding, Status, Verdict
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 
 StreamPosture = Literal["assist", "guard", "rails", "fix"]
 STREAM_POSTURES: tuple[str, ...] = ("assist", "guard", "rails", "fix")
@@ -286,6 +286,49 @@ class Stream:
         if len(self._chunks) > 1:
             self._chunks[:] = ["".join(self._chunks)]
         return self._chunks[0] if self._chunks else ""
+
+
+def released(stream: Stream, chunks: Iterable[str]) -> Iterator[str]:
+    """The text to show of an answer streamed as chunks: each piece the stream releases, in order, empty ones
+    left out. The chunks stop being read once the stream stops; then finish() (under rails it may raise
+    UnsupportedValuesError) releases what the whole answer's verdict allows. After it, ``stream.decision``
+    holds the gate's decision (its ``message``: the correction to send)."""
+    for chunk in chunks:
+        release = stream.feed(chunk)
+        if release.text:
+            yield release.text
+        if release.stopped:
+            break
+    release, _ = stream.finish()
+    if release.text:
+        yield release.text
+
+
+async def areleased(stream: Stream, chunks: AsyncIterable[str]) -> AsyncIterator[str]:
+    """released, for chunks an async loop receives (a framework's token stream)."""
+    async for chunk in chunks:
+        release = stream.feed(chunk)
+        if release.text:
+            yield release.text
+        if release.stopped:
+            break
+    release, _ = stream.finish()
+    if release.text:
+        yield release.text
+
+
+async def text_deltas(snapshots: AsyncIterable[str]) -> AsyncIterator[str]:
+    """The new text of each snapshot of a growing answer (a framework that streams the whole text so far,
+    as pydantic-ai's ``stream_output`` and ``stream_text(delta=False)`` do); a snapshot that rewrites what
+    came before (a framework's correction of its own partial output) is refused: what was released cannot
+    be taken back."""
+    before = ""
+    async for snapshot in snapshots:
+        if not snapshot.startswith(before):
+            raise ValueError("a streamed snapshot rewrote text already fed: stream the answer as deltas")
+        if len(snapshot) > len(before):
+            yield snapshot[len(before) :]
+        before = snapshot
 
 
 def _day_number_before(line: str, point: int) -> bool:

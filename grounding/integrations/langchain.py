@@ -15,6 +15,10 @@ system prompt, which is not in the agent state, is read in ``wrap_model_call`` a
 (``grounding_system_prompt``) as exempt text, so the gate stays stateless across checkpoints.
 Structured output is judged after LangChain has parsed it (schema first, evidence second).
 
+``StreamCheck(graph, inputs, "guard")`` streams a graph's (or an agent's) answer token by token, each model
+message's text judged as it arrives (grounding.streaming): only judged text is shown, and the stream stops
+at an invented value.
+
 ``gate_node()`` is the same check as a plain node for a graph built by hand. ``EvidenceCallback`` observes
 only: a callback handler (``config={"callbacks": [EvidenceCallback()]}``) that judges every final answer a
 chat model writes against the messages it was sent, for any chain or agent, and changes nothing.
@@ -30,7 +34,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from contextlib import aclosing
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from grounding.integrations.base import Framework
@@ -51,8 +56,10 @@ from grounding.contract import Contract, ContractDecision
 from grounding.errors import EmptyAnswerError
 from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
+from grounding.session import stream
+from grounding.streaming import Stream, StreamPosture
 
-__all__ = ["EvidenceCallback", "EvidenceGate", "GroundingState", "decide", "gate_node"]
+__all__ = ["EvidenceCallback", "EvidenceGate", "GroundingState", "StreamCheck", "decide", "gate_node"]
 log = logging.getLogger("grounding.langchain")
 
 SYSTEM_PROMPT_KEY = "grounding_system_prompt"
@@ -194,3 +201,83 @@ class EvidenceCallback(BaseCallbackHandler):
     def on_llm_error(self, error: BaseException, *, run_id: Any, **kwargs: Any) -> None:
         with self._lock:
             self._sent.pop(run_id, None)
+
+
+class StreamCheck:
+    """The text to show of a LangGraph graph (a ``create_agent`` agent too) streamed token by token::
+
+        check = StreamCheck(agent, {"messages": [{"role": "user", "content": "Where is my order?"}]}, "guard",
+                            system="You help with orders.")
+        async for text in check:
+            print(text, end="")
+        if check.decision.action == "revision-asked":
+            ...  # invoke again with the state's messages and the correction (check.decision.message)
+
+    It runs ``graph.astream(inputs, config, stream_mode=["values", "messages"])``: each model message that
+    writes text gets a Stream whose history is the state's messages before it (``system`` beside them: the
+    agent's system prompt is not in its state), fed its chunks. When a stream stops, the graph's stream is
+    closed (the run ends there). ``streams`` holds each message's Stream; ``decision`` is the last one's.
+    """
+
+    def __init__(self, graph: Any, inputs: Any, posture: StreamPosture = "guard", *, config: Any = None,
+                 system: str | None = None, options: Options | None = None, can_revise: bool = True,
+                 on_verdict: Callable[[Decision], None] | None = None) -> None:
+        self.graph, self.inputs, self.config, self.posture = graph, inputs, config, posture
+        self._system, self._options, self._can_revise, self._on_verdict = system, options, can_revise, on_verdict
+        self.streams: list[Stream] = []
+
+    @property
+    def decision(self) -> Decision | None:
+        """The gate's decision on the last message that wrote text (None before it finished)."""
+        return self.streams[-1].decision if self.streams else None
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        events = self.graph.astream(self.inputs, self.config, stream_mode=["values", "messages"])
+        async with aclosing(events):  # (a stream that stops closes the graph's: the run ends there)
+            async for text in self._released(events):
+                yield text
+
+    async def _released(self, events: Any) -> AsyncIterator[str]:
+        held: list = []  # the state's messages, as the last "values" event gave them
+        current: Stream | None = None  # the stream of the message being written
+        writing = None  # that message's id
+        async for mode, payload in events:
+            chunk = payload[0] if mode == "messages" else None
+            text = _chunk_text(chunk)
+            if current is not None and (mode == "values" or (text and chunk.id != writing)):
+                last, current = current.finish()[0].text, None  # its message is whole: the step is over
+                if last:
+                    yield last
+            if mode == "values":
+                held = list(payload.get("messages", ())) if isinstance(payload, dict) else held
+            if not text:
+                continue
+            if current is None:
+                current, writing = self._stream(held), chunk.id
+            release = current.feed(text)
+            if release.text:
+                yield release.text
+            if release.stopped:
+                break
+        if current is not None and current.decision is None:
+            last = current.finish()[0].text
+            if last:
+                yield last
+
+    def _stream(self, held: list) -> Stream:
+        started = stream(held, self.posture, options=self._options, system=self._system,
+                         can_revise=self._can_revise, on_verdict=self._on_verdict)
+        self.streams.append(started)
+        return started
+
+
+def _chunk_text(chunk: Any) -> str:
+    """The text a model's message chunk writes: its content when a string, else its text blocks joined; ""
+    for a chunk that calls a tool, and for any other message the graph streams (a tool's result)."""
+    if not isinstance(chunk, AIMessage) or getattr(chunk, "tool_call_chunks", None):
+        return ""
+    content = chunk.content
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content
+                   if isinstance(block, dict) and block.get("type") == "text")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +47,10 @@ from grounding.contract import Contract, ContractDecision
 from grounding.errors import EmptyAnswerError
 from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
+from grounding.session import stream
+from grounding.streaming import Stream, StreamPosture
 
-__all__ = ["EvidenceCheck", "GuardedRun", "run_guarded", "run_guarded_sync"]
+__all__ = ["EvidenceCheck", "GuardedRun", "StreamCheck", "run_guarded", "run_guarded_sync"]
 
 log = logging.getLogger("grounding.openai_agents")
 
@@ -210,3 +212,65 @@ def _last_input(capture: _CaptureInput) -> tuple[str | None, list]:
         return None, []
     _, system_prompt, input_items = capture.inputs.pop(next(reversed(capture.inputs)))
     return system_prompt, input_items
+
+
+class StreamCheck:
+    """The text to show of a ``Runner.run_streamed`` run, each model response's text judged as it streams
+    (grounding.streaming)::
+
+        result = Runner.run_streamed(agent, "Where is my order?")
+        check = StreamCheck(result, "guard")
+        async for text in check:
+            print(text, end="")
+        if check.decision.action == "revision-asked":  # the run was cancelled at the invented value
+            ...  # run again: result.to_input_list() + the correction (check.decision.message) as the user turn
+
+    Each response that writes text gets a Stream whose history is the run's items so far (the agent's
+    instructions when they are a string beside them), fed its ``response.output_text.delta`` events. When a
+    stream stops, the run is cancelled (``result.cancel()``): nothing after the invented value is shown.
+    ``streams`` holds every response's Stream; ``decision`` is the last one's.
+    """
+
+    def __init__(self, result: Any, posture: StreamPosture = "guard", *, options: Options | None = None,
+                 can_revise: bool = True, on_verdict: Callable[[Decision], None] | None = None) -> None:
+        self.result = result
+        self.posture = posture
+        self._options, self._can_revise, self._on_verdict = options, can_revise, on_verdict
+        self.streams: list[Stream] = []
+
+    @property
+    def decision(self) -> Decision | None:
+        """The gate's decision on the last response that wrote text (None before it finished)."""
+        return self.streams[-1].decision if self.streams else None
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        current: Stream | None = None
+        async for event in self.result.stream_events():
+            kind = getattr(getattr(event, "data", None), "type", None) if event.type == "raw_response_event" else None
+            if kind == "response.output_text.delta":
+                if current is None:
+                    current = self._stream()
+                release = current.feed(event.data.delta)
+                if release.text:
+                    yield release.text
+                if release.stopped:
+                    self.result.cancel()
+                    break
+            elif kind == "response.completed" and current is not None:
+                text = current.finish()[0].text
+                current = None
+                if text:
+                    yield text
+        if current is not None and current.decision is None:
+            text = current.finish()[0].text
+            if text:
+                yield text
+
+    def _stream(self) -> Stream:
+        """A Stream for the response starting to write: the run's items so far are its history."""
+        instructions = getattr(self.result.current_agent, "instructions", None)
+        started = stream(list(self.result.to_input_list()), self.posture, options=self._options,
+                         format="openai-responses", can_revise=self._can_revise, on_verdict=self._on_verdict,
+                         instructions=instructions if isinstance(instructions, str) else None)
+        self.streams.append(started)
+        return started

@@ -50,8 +50,10 @@ from grounding.contract import Contract, ContractDecision
 from grounding.errors import EmptyAnswerError
 from grounding.gate import Decision, Gate, Posture, not_judged
 from grounding.library import Options
+from grounding.session import stream
+from grounding.streaming import Stream, StreamPosture
 
-__all__ = ["EvidenceGate", "decide", "output_validator"]
+__all__ = ["EvidenceGate", "decide", "output_validator", "stream_of"]
 
 
 def decide(gate: Gate, messages: Sequence[ModelMessage], output: object, *, can_revise: bool = True,
@@ -144,3 +146,18 @@ def output_validator(posture: Posture = "guard", options: Options | None = None,
         return await asyncio.to_thread(streams.judge, gate, ctx, output, contract)
 
     return validate
+
+
+def stream_of(result: Any, posture: StreamPosture = "guard", *, options: Options | None = None,
+              can_revise: bool = True, on_verdict: Callable[[Decision], None] | None = None) -> Stream:
+    """A Stream (grounding.streaming) for the final answer a ``run_stream`` result is streaming: the run's
+    messages so far are its history (a response already in them, the one streaming, left out). Feed it the
+    text deltas (``grounding.areleased(stream, result.stream_text(delta=True, debounce_by=None))``, or
+    ``stream_output()``'s growing text through ``grounding.streaming.text_deltas``); a structured output is
+    held whole and judged at the end."""
+    history = list(result.all_messages())
+    if history and isinstance(history[-1], ModelResponse):
+        history.pop()
+    held = ModelMessagesTypeAdapter.dump_python(history, mode="json")
+    return stream(held, posture, options=options, format="pydantic-ai", can_revise=can_revise,
+                  on_verdict=on_verdict)

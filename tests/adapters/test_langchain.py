@@ -3,6 +3,7 @@ a scripted chat model."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -11,7 +12,7 @@ pytest.importorskip("langchain.agents", reason="the langchain extra is not insta
 
 from langchain.agents import create_agent  # noqa: E402
 from langchain_core.language_models import BaseChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, messages_to_dict  # noqa: E402
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, messages_to_dict  # noqa: E402
 from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
 from scripted import INVENTED, ORDER, QUESTION, REAL, corrected, recheck  # noqa: E402
@@ -227,3 +228,71 @@ def test_the_callback_observes_every_final_answer_and_changes_nothing(caplog):
     sent = [HumanMessage(QUESTION), call, ToolMessage(json.dumps(ORDER), tool_call_id="call_1")]
     ScriptedChatModel(systems=[]).invoke(sent, config={"callbacks": [handler]})  # a model called alone, too
     assert handler.last.action == "grounded" and not handler._sent  # nothing held after the call ends
+
+
+# StreamCheck: a graph's answer judged token by token as it streams (grounding.streaming) ---------------
+
+STREAMED = "Your last order ORD-40001 has shipped.\nIts parcel is ORD-55120, arriving Monday.\n"
+
+
+class StreamingChatModel(ScriptedChatModel):
+    """Calls the tool, then streams an answer five characters at a time (given the correction: the
+    grounded one), as a provider's tokens arrive."""
+
+    answer: str = STREAMED
+
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        from langchain_core.messages import AIMessageChunk
+        from langchain_core.outputs import ChatGenerationChunk
+
+        texts = [m.content for m in messages if isinstance(m.content, str)]
+        if not any(m.type == "tool" for m in messages):
+            call = {"name": "latest_order", "args": "{}", "id": "call_1", "index": 0}
+            yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=[call]))
+            return
+        answer = REAL if corrected(texts) else self.answer
+        for at in range(0, len(answer), 5):
+            piece = AIMessageChunk(content=answer[at : at + 5])
+            if run_manager is not None:
+                run_manager.on_llm_new_token(piece.content, chunk=ChatGenerationChunk(message=piece))
+            yield ChatGenerationChunk(message=piece)
+
+
+def _stream_checked(posture: str, answer: str = STREAMED, messages=None) -> tuple[list[str], object]:
+    from grounding.langchain import StreamCheck
+
+    agent = create_agent(StreamingChatModel(systems=[], answer=answer), tools=[latest_order], system_prompt=SYSTEM)
+    check = StreamCheck(agent, {"messages": messages or [{"role": "user", "content": QUESTION}]}, posture,
+                        system=SYSTEM)
+
+    async def go():
+        return [text async for text in check]
+
+    return asyncio.run(go()), check
+
+
+def test_a_streamed_graph_never_shows_the_invented_value():
+    shown, check = _stream_checked("guard")
+    assert "".join(shown) == "Your last order ORD-40001 has shipped.\nIts parcel is "
+    assert check.decision.action == "revision-asked" and "ORD-55120" in check.decision.message
+
+
+def test_a_streamed_graph_shows_a_grounded_answer_whole_and_assist_records():
+    shown, check = _stream_checked("guard", REAL)
+    assert "".join(shown) == REAL and check.decision.action == "grounded"
+    shown, check = _stream_checked("assist")
+    assert "".join(shown) == STREAMED and check.decision.action == "flagged"
+
+
+def test_a_chat_models_own_astream_through_the_stream():
+    # the plain loop: the model's astream, its chunks' text fed to a stream over the messages it was sent
+    model = StreamingChatModel(systems=[])
+    messages = [HumanMessage(QUESTION),
+                AIMessage(content="", tool_calls=[{"name": "latest_order", "args": {}, "id": "call_1"}]),
+                ToolMessage(json.dumps(ORDER), tool_call_id="call_1")]
+    stream = grounding.stream(messages, "guard")
+
+    async def go():
+        return [text async for text in grounding.areleased(stream, (c.content async for c in model.astream(messages)))]
+
+    assert "".join(asyncio.run(go())) == "Your last order ORD-40001 has shipped.\nIts parcel is "

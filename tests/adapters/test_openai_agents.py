@@ -234,3 +234,53 @@ def test_a_contract_whose_reasks_are_spent_gives_the_canned_value_or_raises_and_
                   output_guardrails=[check.guardrail])
     with pytest.raises(OutputGuardrailTripwireTriggered):
         Runner.run_sync(plain, QUESTION, hooks=check.hooks)
+
+
+# Runner.run_streamed: each response's text judged as it streams (grounding.streaming) -------------------
+
+STREAMED = "Your last order ORD-40001 has shipped.\nIts parcel is ORD-55120, arriving Monday.\n"
+SDKScriptedModel = pytest.importorskip("agents.testing").ScriptedModel
+
+
+class _FiveAtATime(SDKScriptedModel):
+    """The scripted model, its text streamed five characters at a time (as a provider's deltas arrive)."""
+
+    async def stream_response(self, *args, **kwargs):
+        async for event in super().stream_response(*args, **kwargs):
+            if event.type != "response.output_text.delta":
+                yield event
+                continue
+            for at in range(0, len(event.delta), 5):
+                yield event.model_copy(update={"delta": event.delta[at : at + 5]})
+
+
+def _streamed_run(answer: str, posture: str, input_items=QUESTION) -> tuple[list[str], object, object]:
+    import asyncio
+
+    from agents.testing import assistant_message, function_call
+
+    from grounding.openai_agents import StreamCheck
+
+    steps = [[function_call("latest_order", "{}", call_id="c1")], [assistant_message(answer)]]
+    agent = Agent(name="support", instructions=SYSTEM, model=_FiveAtATime(steps), tools=[latest_order])
+
+    async def go():
+        result = Runner.run_streamed(agent, input_items)
+        check = StreamCheck(result, posture)
+        return [text async for text in check], check, result
+
+    return asyncio.run(go())
+
+
+def test_run_streamed_never_shows_the_invented_value_and_cancels_the_run():
+    shown, check, result = _streamed_run(STREAMED, "guard")
+    assert "".join(shown) == "Your last order ORD-40001 has shipped.\nIts parcel is "
+    assert check.decision.action == "revision-asked" and "ORD-55120" in check.decision.message
+    assert len(check.streams) == 1
+
+
+def test_run_streamed_ships_a_grounded_answer_whole_and_assist_records_an_invention():
+    shown, check, _ = _streamed_run(REAL, "guard")
+    assert "".join(shown) == REAL and check.decision.action == "grounded"
+    shown, check, _ = _streamed_run(STREAMED, "assist")
+    assert "".join(shown) == STREAMED and check.decision.action == "flagged"

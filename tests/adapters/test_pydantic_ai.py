@@ -230,3 +230,67 @@ def test_a_contract_whose_reasks_are_spent_ships_the_canned_value_or_raises():
         _contract_agent(grounding.Contract(SCHEMA, retries=1), stubborn=True).run_sync(QUESTION)
     assert raised.value.stage == "json-parse" and raised.value.raw_output == "Your last order has shipped."
     assert [row.outcome for row in raised.value.attempts] == ["retried", "exhausted"]
+
+
+# run_stream: the answer judged as it streams (grounding.streaming) ------------------------------------------
+
+STREAMED = "Your last order ORD-40001 has shipped.\nIts parcel is ORD-55120, arriving Monday.\n"
+
+
+def _streaming_agent() -> Agent:
+    """A model that calls the tool, then streams an answer with an invented parcel id, five characters at a
+    time; given the gate's correction, it streams the grounded answer."""
+    from pydantic_ai.models.function import DeltaToolCall
+
+    async def stream(messages, info):
+        parts = [part for message in messages for part in message.parts]
+        texts = [part.content for part in parts if isinstance(getattr(part, "content", None), str)]
+        if not any(part.part_kind == "tool-return" for part in parts):
+            yield {0: DeltaToolCall(name="latest_order", json_args="{}", tool_call_id="c1")}
+            return
+        answer = REAL if corrected(texts) else STREAMED
+        for at in range(0, len(answer), 5):
+            yield answer[at : at + 5]
+
+    agent = Agent(FunctionModel(_model(), stream_function=stream))
+
+    @agent.tool_plain
+    def latest_order() -> dict:
+        return ORDER
+
+    return agent
+
+
+async def _stream_checked(agent: Agent, posture: str, how: str, prompt: str = QUESTION, history=None):
+    from grounding.pydantic_ai import stream_of
+    from grounding.streaming import text_deltas
+
+    async with agent.run_stream(prompt, message_history=history) as result:
+        stream = stream_of(result, posture)
+        if how == "stream_text":
+            chunks = result.stream_text(delta=True, debounce_by=None)
+        else:
+            chunks = text_deltas(result.stream_output(debounce_by=None))
+        shown = [piece async for piece in grounding.areleased(stream, chunks)]
+    return shown, stream, result
+
+
+@pytest.mark.parametrize("how", ["stream_text", "stream_output"])
+def test_run_stream_never_shows_the_invented_value_and_asks_again(how):
+    import asyncio
+
+    agent = _streaming_agent()
+    shown, stream, result = asyncio.run(_stream_checked(agent, "guard", how))
+    assert "".join(shown) == "Your last order ORD-40001 has shipped.\nIts parcel is "
+    assert "ORD-55120" not in "".join(shown) and stream.decision.action == "revision-asked"
+    # the loop asks again with the correction: the grounded answer streams out whole
+    again, stream, _ = asyncio.run(_stream_checked(agent, "guard", how, stream.decision.message, result.all_messages()))
+    assert "".join(again) == REAL and stream.decision.action == "grounded"
+
+
+def test_run_stream_under_assist_shows_everything_and_records():
+    import asyncio
+
+    shown, stream, _ = asyncio.run(_stream_checked(_streaming_agent(), "assist", "stream_text"))
+    assert "".join(shown) == STREAMED
+    assert stream.decision.action == "flagged" and [f.text for f in stream.decision.unsupported] == ["ORD-55120"]

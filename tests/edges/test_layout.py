@@ -27,7 +27,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("history", ("answers", "integrations", *SHARED), ("cli", "run", "reporters", "core", "transcripts", "library")),
     # one module per agent framework: its converter (duck-typed, the framework never imported) and its
     # adapter (a framework's messages in, the gate's or the contract's decision out), side by side
-    ("integrations", ("integrations", "gate", "contract", "library", "fixing", *SHARED),
+    ("integrations", ("integrations", "gate", "contract", "library", "fixing", "session", "streaming", *SHARED),
      ("cli", "run", "reporters", "core", "transcripts")),
     # the first adapters' import paths, kept: each is its integration module itself
     *((former, ("integrations",), ()) for former in FORMER_PATHS),
