@@ -114,7 +114,8 @@ class Session:
     def stream(self, posture: StreamPosture = "guard", *, can_revise: bool = True,
                on_verdict: Callable[[Decision], None] | None = None) -> Stream:
         """A Stream for the next final answer as it is streamed: ``feed(chunk)`` releases what may be shown,
-        ``finish()`` judges it whole (grounding.streaming). The history is the one held now."""
+        ``finish()`` judges it whole (grounding.streaming). The history is the one held now; the answer is
+        not added to it (append it when the loop keeps it, as after check)."""
         from grounding.streaming import Stream
 
         return Stream(self, posture, can_revise=can_revise, on_verdict=on_verdict,
