@@ -11,6 +11,7 @@ from typing import Any, TextIO
 import typer
 
 from grounding.cli.environment import report_environment
+from grounding.cli.exits import Terminated, _fail, _is_utf8, stdout_unwritable
 from grounding.cli.output_dir import SUMMARY_NAME, OutputDir
 from grounding.cli.progress import Progress
 from grounding.core.settings import Settings
@@ -222,23 +223,6 @@ class _StandardOutput:
 
     def __getattr__(self, name: str) -> object:  # isatty, fileno, encoding…: the stream's own
         return getattr(self._stream, name)
-
-
-def stdout_unwritable(error: OSError) -> str:
-    return f"cannot write the report to standard output ({error.strerror or error})"
-
-
-def _fail(error: Exception) -> None:
-    print(f"error: {error}", file=sys.stderr)
-    raise typer.Exit(int(ExitCode.ERROR))
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: the run stops as at Ctrl-C (its report closed, whole), and exits 143."""
-
-
-def _is_utf8(stream: object) -> bool:
-    return (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
 
 
 # Formats whose documents declare (or, for JSON, must be) UTF-8: written so on standard output whatever its

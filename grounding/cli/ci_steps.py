@@ -19,7 +19,7 @@ import os
 import shlex
 import sys
 
-from grounding.cli.app import app
+from grounding.cli.commands import app
 
 
 def inputs(environ: dict[str, str]) -> list[str]:

@@ -15,8 +15,7 @@ import typer
 from grounding.errors import GroundingError
 from grounding.hooks.install import SETTINGS_FILES, hook_command, settings_block, write_settings
 from grounding.hooks.payload import HARNESSES
-from grounding.hooks.run import run_hook
-from grounding.hooks.stop import POSTURES, RAILS_CAP
+from grounding.hooks import POSTURES, RAILS_CAP
 
 hook_app = typer.Typer(
     no_args_is_help=True, rich_markup_mode=None,
@@ -33,6 +32,8 @@ def _hook(harness: str, ctx: typer.Context, posture: str, log: Optional[str], ca
     if problem:
         print(f"ground hook {harness}: {problem}; the stop is allowed", file=sys.stderr)
         raise typer.Exit(1)
+    from grounding.hooks.run import run_hook  # (the engine: loaded when a hook runs, not by --help)
+
     result = run_hook(harness, sys.stdin.buffer.read(), posture=posture, log=log, cap=int(cap),
                       config=Path(config) if config else None)
     if result.stdout:

@@ -6,3 +6,6 @@ just ended against the session's tool results (``stop``), and answers with the h
 (exit 0, nothing on standard output) or block with a reason the agent gets as one more turn. ``install``
 writes the settings that register it. Nothing here is imported by ``grounding`` itself.
 """
+
+POSTURES = ("assist", "guard", "rails")
+RAILS_CAP = 3  # blocks of one turn under rails; the stop after the last of them ships flagged

@@ -17,14 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grounding.gate import correction
+from grounding.hooks import POSTURES, RAILS_CAP
 from grounding.hooks.payload import StopEvent
 from grounding.hooks.session_file import Turn
 from grounding.library import Options, settings_of, verdict_on
 from grounding.model import Status, Verdict
 from grounding.session import revisions_in
 
-POSTURES = ("assist", "guard", "rails")
-RAILS_CAP = 3  # blocks of one turn under rails; the stop after the last of them ships flagged
+__all__ = ["POSTURES", "RAILS_CAP", "Outcome", "decide"]
 
 
 @dataclass(frozen=True, slots=True)

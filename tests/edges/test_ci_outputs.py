@@ -458,7 +458,7 @@ def test_config_writes_an_unset_key_as_one_comment():
 
 
 def test_the_html_report_is_not_dumped_on_a_terminal(monkeypatch, tmp_path):
-    from grounding.cli import app as cli_app
+    from grounding.cli import commands as cli_app
 
     monkeypatch.setattr(cli_app, "_is_terminal", lambda stream: True)
     result = invoke("check", SUPPORT, "--format", "html")

@@ -1,11 +1,14 @@
 """The CLI as a user sees it: output, exit status and messages together."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from conftest import REPO
 from typer.testing import CliRunner
 
+import grounding
 from grounding.cli.app import app
 from grounding.reporters import OutputFormat
 
@@ -231,3 +234,29 @@ def test_check_help_is_in_sections_and_every_option_is_in_one():
     titles = [line[:-1] for line in shown.splitlines() if line and not line.startswith(" ") and line.endswith(":")]
     assert titles == ["Arguments", *(title for title, _ in HELP_SECTIONS), "Other options"]
     assert shown.index("--jobs") > shown.index("Performance:") > shown.index("--baseline")
+
+
+def _modules_loaded_by(*argv: str) -> tuple[str, list[str]]:
+    """What `ground ARGV` prints, and which of the command line's heavy modules it loaded."""
+    # (os._exit, which a command ends with, becomes sys.exit: the list is printed after it)
+    code = (f"import os, sys\nos._exit = sys.exit\nsys.argv = ['ground', *{list(argv)!r}]\n"
+            "from grounding.cli.app import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\nfinally:\n    sys.stdout.flush()\n"
+            "    heavy = ('typer', 'rich', 'grounding.core.engine', 'grounding.run.runner', 'grounding.reporters')\n"
+            "    print('LOADED', sorted({m.split('.')[0] if not m.startswith('grounding') else m for m in sys.modules"
+            " if m.startswith(heavy)}))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    out, _, loaded = proc.stdout.rpartition("LOADED ")
+    return out, eval(loaded)  # noqa: S307 - our own list's repr
+
+
+def test_version_loads_neither_typer_nor_the_engine():
+    # a stop hook or a pre-commit run that asks the version paid ~0.1 s of imports for one line
+    out, loaded = _modules_loaded_by("--version")
+    assert out == f"ground {grounding.__version__}\n" and loaded == []
+
+
+def test_help_loads_the_command_line_but_not_the_engine():
+    out, loaded = _modules_loaded_by("--help")
+    assert "check" in out and "typer" in loaded
+    assert not [name for name in loaded if name.startswith(("grounding.core.engine", "grounding.run.runner"))]
