@@ -289,16 +289,19 @@ def _print_gate_overhead(decisions: int) -> None:
 
 
 def streamed_answer() -> str:
-    """A long answer (about 2,000 tokens) about typical_history's orders: every order and each of its items,
+    """A long answer (about 2,000 tokens: 1,500 words) about typical_history's orders: every order and each of its items,
     as a support agent would list them, all of it read."""
-    lines = ["Here is everything I found about your orders, item by item."]
+    lines = ["Here is everything I found about your orders, item by item, with where each one is now and "
+             "what you paid for it."]
     for order in range(9):
         lines.append(f"\n## Order ORD-{40001 + order}\n\nOrder ORD-{40001 + order} was placed on "
                      f"2026-11-{10 + order:02d} and has shipped with tracking 1Z999AA1012345{6780 + order}; its "
-                     f"total is ${123.45 + 10 * order:.2f}. These are its items:")
+                     f"total is ${123.45 + 10 * order:.2f}. The carrier has picked it up, and you can follow the "
+                     "parcel on their site with the tracking number. These are its items:")
         lines += [f"- SKU-{7000 + 10 * order + item}: {item + 1} of Item {item} of order {order}, "
-                  f"${19.99 + item * 7.5:.2f} each, sent from WH-{300 + item}." for item in range(6)]
-    lines.append("\nLet me know if you want me to track any of these parcels.")
+                  f"${19.99 + item * 7.5:.2f} each, packed and sent from our warehouse WH-{300 + item}, where "
+                  "it was checked before it left." for item in range(6)]
+    lines.append("\nLet me know if you want me to track any of these parcels, or to change where one goes.")
     return "\n".join(lines)
 
 
