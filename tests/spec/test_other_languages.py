@@ -16,13 +16,13 @@ from grounding.core.text.dates import prose_dates
         ({"amount": 1234.56}, "El pedido suma 1.234,56 €.", [], {"1.234": "locale"}),
         ({"amount": 1234567.89}, "Der Betrag ist 1.234.567,89 €.", [], {"1.234.567": "locale"}),
         ({"amount": 1234567}, "Es sind 1.234.567 Kunden.", [], {"1.234.567": "locale"}),
-        ({"amount": 1234.56}, "Total: CHF 1'234.56.", [], {"234.56": "locale"}),
+        ({"amount": 1234.56}, "Total: CHF 1'234.56.", [], {}),  # an apostrophe's groups: one number, plainly
         ("El total es 1.234,56 €", "El total es 1.234,56 €.", [], {}),  # written as read: plainly
         # refused: a digit changed (reported as the piece the token holds), another number's piece, two
         # numbers side by side never read as one
         ({"amount": 1234.56}, "El pedido suma 1.294,56 €.", ["1.294"], {}),
         ({"amount": 1234567}, "Es sind 1.234.568 Kunden.", ["1.234.568"], {}),
-        ({"amount": 1234.56}, "Total: CHF 1'294.56.", ["294.56"], {}),
+        ({"amount": 1234.56}, "Total: CHF 1'294.56.", ["1294.56"], {}),
         ({"orders": 2024041}, "in 2024, 041 orders", ["2024"], {}),
     ],
 )
@@ -30,6 +30,41 @@ def test_a_number_grouped_and_pointed_as_another_language_writes_it(evidence, an
                                                                       expected_via):
     verdict = judge(evidence, answer=answer)
     assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ({"count": 41200}, "Il y a 41\u202f200 clients.", []),  # a narrow no-break space groups thousands
+        ({"count": 41200}, "Il y a 41\u00a0200 clients.", []),  # a no-break space
+        ({"count": 41200}, "Il y a 41\u2009200 clients.", []),  # a thin space
+        ({"count": 1250000}, "Total: 1'250'000 CHF.", []),
+        ({"count": 1250000}, "Total: 1\u2019250\u2019000 CHF.", []),
+        ({"amount": 41200.5}, "Soit 41\u202f200,50 € au total.", []),
+        ({"amount": -1234}, "Solde : −1\u202f234 €.", []),
+        # refused: a group changed; a read number and a made-up group after it; the decimals changed
+        ({"count": 41200}, "Il y a 41\u00a0900 clients.", ["41900"]),
+        ({"count": 41200}, "Il y a 41\u202f200\u202f500 clients.", ["41200500"]),
+        ({"amount": 41200.5}, "Soit 41\u202f200,60 € au total.", ["41200.6"]),
+        ({"count": 1250000}, "Total: 1'250'001 CHF.", ["1250001"]),
+    ],
+)
+def test_thousands_grouped_by_a_no_break_space_or_an_apostrophe_are_one_number(evidence, answer,
+                                                                                expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
+
+
+def test_a_grouped_number_is_reported_as_the_answer_wrote_it():
+    [finding] = judge({"count": 41200}, answer="Il y a 41\u00a0900 clients.").unsupported
+    assert finding.text == "41\u00a0900"
+    [finding] = judge({"amount": 1234.56}, answer="Total: CHF 1'294.56.").unsupported
+    assert finding.text == "1'294.56"  # (before: the piece "294.56" its token held)
+
+
+def test_a_plain_space_and_an_apostrophe_in_words_join_nothing():
+    # a plain space may part two numbers ("rooms 101 202"): left as two, each too short to be a value
+    assert judge({"rooms": [101, 202]}, answer="Rooms 101 202 are free.").candidates == 0
+    assert judge({"rooms": [101, 202]}, answer="It's 5 o'clock; the '90s.").candidates == 0
 
 
 # dates in words of other languages: read whole, on both sides ------------------------------------------

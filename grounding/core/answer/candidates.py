@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -10,7 +11,7 @@ from decimal import Decimal
 from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
-from grounding.core.text.normalise import digit_count, is_number, normalise_once
+from grounding.core.text.normalise import GROUP_MARKS, digit_count, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.units import scale_word_after, scaled
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
@@ -124,9 +125,34 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
                         min_digits: int) -> list[tuple[str, str, int, int]]:
     """The values a token's next words change: a scale word (``$148.51 billion``), a meridiem (``8:00 PM``).
     Each is told by a character test first: most answers write neither."""
+    if GROUP_MARKS.intersection(segment):
+        written = _grouped(segment, written)
     if "illion" in segment or "housand" in segment:
         written = _scaled_by_words(segment, written, min_digits)
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
+
+
+# a number whose thousands normalise.GROUP_MARKS group (one mark throughout). A plain space is left alone:
+# "rooms 101 202" are two numbers.
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}([\u00a0\u202f\u2009'\u2019])\d{3}(?:\1\d{3})*(?:[.,]\d+)?(?!\d)")
+
+
+def _grouped(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """A number whose thousands a no-break space, a thin space or an apostrophe groups is one value, as
+    ``41,200`` is: ``41 200`` (U+202F) is 41200, ``1'250'000`` 1250000, ``41 200,50 €`` 41200.5, where its
+    groups alone were pieces too short to be values. The text it reports is the number as written."""
+    for match in reversed(list(_GROUPED.finditer(segment))):
+        inside = [at for at, (_, _, start, end) in enumerate(written) if start < match.end() and end > match.start()]
+        if not inside:
+            continue
+        first, last = inside[0], inside[-1]
+        start, end = written[first][2], max(written[last][3], match.end())
+        # (after thousands grouped so, a comma or a point can only mark the decimals)
+        number = match.group().replace(match.group(1), "").replace(",", ".")
+        value = normalise(segment[start : match.start()] + number + segment[match.end() : end])
+        if value and is_number(value):
+            written[first : last + 1] = [(segment[start:end], value, start, end)]
+    return written
 
 
 def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],

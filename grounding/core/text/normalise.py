@@ -182,6 +182,12 @@ def digit_count(value: str) -> int:
     return len(_DIGIT.findall(value))
 
 
+# Marks that group a number's thousands and nothing else: a no-break space (U+00A0) or narrow one (U+202F),
+# a thin space, an apostrophe (Swiss); after such groups a comma can only mark the decimals.
+GROUP_MARKS = frozenset("\u00a0\u202f\u2009'\u2019")
+_UNGROUPED = str.maketrans({**dict.fromkeys(GROUP_MARKS), ",": "."})
+
+
 def decimals_written(text: str) -> int:
     """How many decimals a number was written with (``$3,617.00`` → 2).
 
@@ -189,8 +195,12 @@ def decimals_written(text: str) -> int:
 
     >>> [decimals_written(text) for text in ["$3,617.00", "48.250", "2,184", "$400.4B", "$148.51 billion"]]
     [2, 3, 0, -8, -7]
+    >>> decimals_written("41\u202f200,60"), decimals_written("1'234.5")
+    (2, 1)
     """
     folded = fold_digits(text)
+    if GROUP_MARKS.intersection(folded):  # 41 200,60 (U+202F): its groups joined, its comma the point
+        folded = folded.translate(_UNGROUPED)
     match = _WRITTEN_NUMBER.search(folded)
     if match is None:
         return 0
