@@ -54,6 +54,21 @@ def test_thousands_grouped_by_a_no_break_space_or_an_apostrophe_are_one_number(e
     assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
 
 
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ("Il y a 41\u202f200 clients.", "Il y a 41\u202f200 clients.", []),  # copied as the tool wrote it
+        ("Il y a 41\u202f200 clients.", "There are 41,200 clients.", []),
+        ({"note": "41\u00a0200 clients"}, "There are 41200 clients.", []),  # in a JSON result's string
+        ("Total 1'250'000 CHF", "Total: 1,250,000 CHF.", []),
+        ("Il y a 41\u202f200 clients.", "Il y a 41\u202f900 clients.", ["41900"]),
+        ("Il y a 41\u202f200 clients.", "There are 41,2000 clients.", ["2000"]),  # (a comma that groups nothing)
+    ],
+)
+def test_a_tool_result_writes_its_thousands_so_too(evidence, answer, expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
+
+
 def test_a_grouped_number_is_reported_as_the_answer_wrote_it():
     [finding] = judge({"count": 41200}, answer="Il y a 41\u00a0900 clients.").unsupported
     assert finding.text == "41\u00a0900"

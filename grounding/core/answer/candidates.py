@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -13,7 +12,7 @@ from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import GROUP_MARKS, digit_count, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
-from grounding.core.text.units import scale_word_after, scaled
+from grounding.core.text.units import grouped_numbers, scale_word_after, scaled
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
 
 
@@ -132,24 +131,17 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
 
 
-# a number whose thousands normalise.GROUP_MARKS group (one mark throughout). A plain space is left alone:
-# "rooms 101 202" are two numbers.
-_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}([\u00a0\u202f\u2009'\u2019])\d{3}(?:\1\d{3})*(?:[.,]\d+)?(?!\d)")
-
-
 def _grouped(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
     """A number whose thousands a no-break space, a thin space or an apostrophe groups is one value, as
     ``41,200`` is: ``41 200`` (U+202F) is 41200, ``1'250'000`` 1250000, ``41 200,50 €`` 41200.5, where its
     groups alone were pieces too short to be values. The text it reports is the number as written."""
-    for match in reversed(list(_GROUPED.finditer(segment))):
-        inside = [at for at, (_, _, start, end) in enumerate(written) if start < match.end() and end > match.start()]
+    for first_at, last_at, number in reversed(grouped_numbers(segment)):
+        inside = [at for at, (_, _, start, end) in enumerate(written) if start < last_at and end > first_at]
         if not inside:
             continue
         first, last = inside[0], inside[-1]
-        start, end = written[first][2], max(written[last][3], match.end())
-        # (after thousands grouped so, a comma or a point can only mark the decimals)
-        number = match.group().replace(match.group(1), "").replace(",", ".")
-        value = normalise(segment[start : match.start()] + number + segment[match.end() : end])
+        start, end = written[first][2], max(written[last][3], last_at)
+        value = normalise(segment[start:first_at] + number + segment[last_at:end])
         if value and is_number(value):
             written[first : last + 1] = [(segment[start:end], value, start, end)]
     return written

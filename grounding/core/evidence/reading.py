@@ -29,9 +29,9 @@ from grounding.core.evidence.leaves import (
 )
 from grounding.core.evidence.token_readings import TokenReader, either_half
 from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
-from grounding.core.text.normalise import lookup_forms, normalise
+from grounding.core.text.normalise import GROUP_MARKS, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
-from grounding.core.text.units import SCALE_WORDS, scaled_numbers
+from grounding.core.text.units import SCALE_WORDS, grouped_numbers, scaled_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_OWN_HALF = attrgetter("own_half")
@@ -92,6 +92,17 @@ class _Reader:
             self.prose(text, meridiem)
         if not distinct.isdisjoint(SCALE_WORDS):
             self.scaled(text, operands)
+        if not GROUP_MARKS.isdisjoint(text):
+            self.grouped(text, operands)
+
+    def grouped(self, text: str, operands: bool = True) -> None:
+        """Numbers whose thousands a no-break space, a thin space or an apostrophe groups (``41 200``): read
+        whole, plainly, as an answer's are (its groups alone are too short to be values)."""
+        numbers = {spell_number(number) for _, _, number in grouped_numbers(unescaped(text))}
+        self.forms.plain |= numbers
+        self.forms.numbers |= numbers
+        if self.typed and operands:
+            self.forms.operands |= numbers
 
     def scaled(self, text: str, operands: bool = True) -> None:
         """Numbers written with a scale word (``21 million``): grounded, and operands, spelled out."""

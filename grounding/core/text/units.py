@@ -127,6 +127,22 @@ def scaled_numbers(text: str) -> list[str]:
     return found
 
 
+# A number whose thousands normalise.GROUP_MARKS group, one mark throughout (after such groups a comma or a
+# point can only mark the decimals). A plain space is no such mark: "rooms 101 202" are two numbers.
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}([\u00a0\u202f\u2009'\u2019])\d{3}(?:\1\d{3})*(?:[.,]\d+)?(?!\d)")
+
+
+def grouped_numbers(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each number text writes with its thousands grouped by a no-break space, a
+    thin space or an apostrophe, the number spelled plainly.
+
+    >>> grouped_numbers("41\u202f200 clients, 1'250'000 CHF, 41\u00a0200,50 €, rooms 101 202")
+    [(0, 6, '41200'), (16, 25, '1250000'), (31, 40, '41200.50')]
+    """
+    return [(match.start(), match.end(), match.group().replace(match.group(1), "").replace(",", "."))
+            for match in _GROUPED.finditer(text)]
+
+
 _SCALE_WORD_AFTER = re.compile(r"\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
 
 
