@@ -24,8 +24,8 @@ CORRECTION = (f"{EVIDENCE_CHECK_FRAME_PREFIX} Your answer states values that app
               "this conversation. Look each one up with a tool and answer with what it returns, or leave it out. "
               "The values:")
 log = logging.getLogger("grounding.gate")
-logging.getLogger("grounding").addHandler(logging.NullHandler())  # a library says nothing until its app configures logging
-
+# a library says nothing until its app configures logging
+logging.getLogger("grounding").addHandler(logging.NullHandler())
 
 
 @dataclass(frozen=True, slots=True)

@@ -289,8 +289,8 @@ def _print_gate_overhead(decisions: int) -> None:
 
 
 def streamed_answer() -> str:
-    """A long answer (about 2,000 tokens: 1,500 words) about typical_history's orders: every order and each of its items,
-    as a support agent would list them, all of it read."""
+    """A long answer (about 2,000 tokens: 1,500 words) about typical_history's orders: every order and each
+    of its items, as a support agent would list them, all of it read."""
     lines = ["Here is everything I found about your orders, item by item, with where each one is now and "
              "what you paid for it."]
     for order in range(9):

@@ -40,7 +40,8 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # one conversation's evidence kept between the loop's decisions
     ("session", ("library", "core", "transcripts", "options", "history", "answers", "worker_threads", "streaming",
                  "decisions", *SHARED), ("cli", "run", "reporters")),
-    ("gate", ("library", "session", "decisions", "answers", "worker_threads", "core", *SHARED), ("cli", "run", "reporters", "transcripts")),
+    ("gate", ("library", "session", "decisions", "answers", "worker_threads", "core", *SHARED),
+     ("cli", "run", "reporters", "transcripts")),
     # what the gate decides about a verdict, and how a decision is observed (the gate's and a stream's)
     ("decisions", ("fixing", *SHARED), ("cli", "run", "reporters", "transcripts", "library", "session", "gate")),
     # a streamed answer judged unit by unit as it arrives (Session.stream)
