@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import grounding
 from grounding import Release, Session
+from grounding.decisions import correction
 from grounding.errors import OptionError, UnsupportedValuesError
 from grounding.model import Status
 from grounding.streaming import first_at
@@ -116,7 +117,7 @@ def test_rails_with_its_revision_left_hands_the_correction_as_guard_does():
 def test_guard_after_its_revision_ships_the_answer_flagged_as_the_gate_does():
     session = _session()
     session.extend([{"role": "assistant", "content": "ORD-4471"},
-                    {"role": "user", "content": grounding.gate.correction(session.check("ORD-4471").unsupported)}])
+                    {"role": "user", "content": correction(session.check("ORD-4471").unsupported)}])
     assert session.revisions_asked == 1
     stream = session.stream("guard")
     assert stream.feed("Order ORD-4471.").text == "Order ORD-4471."  # nothing is held back

@@ -10,7 +10,7 @@ from decimal import Decimal
 from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
-from grounding.core.text.normalise import GROUP_MARKS, digit_count, is_number, normalise, normalise_once
+from grounding.core.text.normalise import digit_count, groups_thousands, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.units import grouped_numbers, scale_word_after, scaled
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
@@ -124,7 +124,7 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
                         min_digits: int) -> list[tuple[str, str, int, int]]:
     """The values a token's next words change: a scale word (``$148.51 billion``), a meridiem (``8:00 PM``).
     Each is told by a character test first: most answers write neither."""
-    if GROUP_MARKS.intersection(segment):
+    if groups_thousands(segment):
         written = _grouped(segment, written)
     if "illion" in segment or "housand" in segment:
         written = _scaled_by_words(segment, written, min_digits)

@@ -29,7 +29,7 @@ from grounding.core.evidence.leaves import (
 )
 from grounding.core.evidence.token_readings import TokenReader, either_half
 from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
-from grounding.core.text.normalise import GROUP_MARKS, lookup_forms, normalise, spell_number
+from grounding.core.text.normalise import groups_thousands, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
 from grounding.core.text.units import SCALE_WORDS, grouped_numbers, scaled_numbers
 
@@ -92,7 +92,7 @@ class _Reader:
             self.prose(text, meridiem)
         if not distinct.isdisjoint(SCALE_WORDS):
             self.scaled(text, operands)
-        if not GROUP_MARKS.isdisjoint(text):
+        if groups_thousands(text):
             self.grouped(text, operands)
 
     def grouped(self, text: str, operands: bool = True) -> None:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 from grounding import json_exact
 from grounding.core.text.dates import MONTHS
-from grounding.core.text.normalise import fold_digits
+from grounding.core.text.normalise import fold_digits, without_group_marks
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
 
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
-_KEY_DROPS = str.maketrans("", "", ",$€£¥₹\u00a0\u202f\u2009'\u2019")
+_KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
@@ -280,10 +280,10 @@ def _dropped(text: str) -> str:
     """text without the characters normalising deletes from a token (grouping commas, currency signs) and the
     marks that group a number's thousands (``41 200``, ``1'250'000`` are read as 41200 and 1250000)."""
     if text.isascii():  # of those only ",", "$" and "'" are ASCII; translate copies always
-        if "," in text or "$" in text or "'" in text:
-            return text.replace(",", "").replace("$", "").replace("'", "")
-        return text
-    return text.translate(_KEY_DROPS)
+        if "," in text or "$" in text:
+            text = text.replace(",", "").replace("$", "")
+        return without_group_marks(text) if "'" in text else text
+    return without_group_marks(text.translate(_KEY_DROPS))
 
 
 def keys(form: str) -> tuple[str, ...]:

@@ -184,8 +184,21 @@ def digit_count(value: str) -> int:
 
 # Marks that group a number's thousands and nothing else: a no-break space (U+00A0) or narrow one (U+202F),
 # a thin space, an apostrophe (Swiss); after such groups a comma can only mark the decimals.
-GROUP_MARKS = frozenset("\u00a0\u202f\u2009'\u2019")
+GROUP_MARKS = "\u00a0\u202f\u2009'\u2019"
+# (the mark first: a search skips to the few places one stands, then looks around it)
+_MARK_IN_A_NUMBER = re.compile(f"[{GROUP_MARKS}](?<=\\d[{GROUP_MARKS}])(?=\\d{{3}})")
 _UNGROUPED = str.maketrans({**dict.fromkeys(GROUP_MARKS), ",": "."})
+
+
+def groups_thousands(text: str) -> bool:
+    """True when text writes a number whose thousands a GROUP_MARKS mark groups (``41 200``): one search, in
+    C, where most texts hold none (an apostrophe in prose is between letters)."""
+    return _MARK_IN_A_NUMBER.search(text) is not None
+
+
+def without_group_marks(text: str) -> str:
+    """text with every mark that groups a number's thousands taken out (``41 200`` is ``41200``)."""
+    return _MARK_IN_A_NUMBER.sub("", text)
 
 
 def decimals_written(text: str) -> int:
@@ -199,7 +212,7 @@ def decimals_written(text: str) -> int:
     (2, 1)
     """
     folded = fold_digits(text)
-    if GROUP_MARKS.intersection(folded):  # 41 200,60 (U+202F): its groups joined, its comma the point
+    if groups_thousands(folded):  # 41 200,60 (U+202F): its groups joined, its comma the point
         folded = folded.translate(_UNGROUPED)
     match = _WRITTEN_NUMBER.search(folded)
     if match is None:
