@@ -52,6 +52,8 @@ _UNIT_END = re.compile(r"\n|(?<!\s)[.!?](?=\s)")
 _DIGIT = re.compile(r"\d")
 _MAY_END = re.compile(r"[\n.!?]")
 _POINTS = frozenset(".!?")
+# how a JSON answer starts (or nothing yet): "[" then a value's start, not a Markdown link's text ("[the docs]")
+_MAY_BE_JSON = re.compile(r"\Z|\{|\[\s*(?:\Z|[\[{\"\d\]-]|true|false|null)")
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 
 
@@ -258,7 +260,7 @@ class Stream:
     def _next_unit_end(self) -> int | None:
         """Where the next complete unit ends, or None while it is still arriving (a JSON answer: until the
         end). Only the line being received is searched, from where the last search stopped."""
-        if self._judged == 0 and self._line_at == 0 and self._line.lstrip()[:1] in ("{", "[", ""):
+        if self._judged == 0 and self._line_at == 0 and _MAY_BE_JSON.match(self._line.lstrip()):
             return None  # a structured output, or nothing yet: judged whole, at the finish
         self._point = False
         while True:

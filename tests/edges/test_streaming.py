@@ -133,6 +133,12 @@ def test_a_structured_output_is_held_whole():
         assert stream.released == shown
 
 
+def test_an_answer_opening_with_a_markdown_link_is_not_held_as_json():
+    stream = _session().stream("guard")
+    assert stream.feed("[Your order](https://shop.example/o/ORD-4417) has shipped.\n").text.startswith("[Your")
+    assert _session().stream("guard").feed('[{"order": "ORD-4417"}]\n').text == ""  # a JSON list: held whole
+
+
 def test_a_module_level_stream_reads_the_history_into_a_session():
     history = [{"role": "tool", "content": json.dumps(ORDER)}]
     stream = grounding.stream(history, "guard")
@@ -155,6 +161,7 @@ def test_misuse_is_named():
 # adversarial answers, cut at every place -------------------------------------------------------------------
 
 ADVERSARIAL = [
+    "[Order ORD-4471](https://shop.example/o/ORD-4471) has shipped.\n",  # a link first, an invented id in it
     "Order ORD-4471 has shipped.\n",  # an identifier the stream could still extend, invented
     "Order ORD-4417 has shipped, tracking ORD-44170.\n",  # a read id with a made-up suffix
     "Disk: 24.8 TB used of 31.1 TB, so 6.3 TB free.\n",  # a number and its unit; a result that comes last
