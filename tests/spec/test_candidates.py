@@ -74,3 +74,18 @@ def test_fenced_json_answer_is_json():
 def test_broken_json_answer_is_text():
     answer = read_answer('{"step_1": "W6402718",}', build_settings())
     assert not answer.is_json and [c.value for c in answer.candidates] == ["step_1", "w6402718"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("It ran at :1712000000 exactly.", "1712000000"),  # a colon before a number is not the value's
+        ("Dates from 2026- onward.", "2026"),  # nor a hyphen after one
+        ("The ID is ORD-4471.", "ORD-4471"),  # a sentence's point, as before
+        ("See order_sync_worker_test.go:40-77 for it.", "order_sync_worker_test.go:40-77"),  # never cut at "_"
+    ],
+)
+def test_a_value_is_shown_as_the_answer_wrote_it_and_where(answer, shown):
+    # issue 54: reports showed ":1712000000" and "2026-", fragments the value leaves out
+    [candidate] = read_answer(answer, build_settings()).candidates
+    assert candidate.text == shown and answer[candidate.at : candidate.at + len(shown)] == shown

@@ -70,9 +70,10 @@ def read_answer(text: str, settings: Settings) -> Answer:
                     continue
                 known = found.get(classified.value)
                 if known is None:  # its first occurrence
+                    shown = as_shown(written)
                     found[classified.value] = Candidate(classified.value, classified.shape, classified.kind,
-                                                        as_shown(written), [Occurrence(index, start, end)],
-                                                        -1 if leaves is not None else start)
+                                                        shown, [Occurrence(index, start, end)],
+                                                        -1 if leaves is not None else start + written.find(shown))
                     continue
             known.occurrences.append(Occurrence(index, start, end))
     keys = tuple(key for key, _ in keyed) if keyed is not None else ()
@@ -83,12 +84,19 @@ _SENTENCE_PUNCTUATION = ".,;:!?…"
 
 
 def as_shown(written: str) -> str:
-    """A value as the answer wrote it, without the punctuation of the sentence it ends.
+    """A value as the answer wrote it, without the punctuation of the sentence it ends, nor a colon before a
+    number or a hyphen after one that the value leaves out (``at :1712000000``, ``from 2026- on``).
 
     >>> [as_shown(t) for t in ["1Z999AA10123456785.", "$1,207.50.", "spotter-gqc.1:", "v9.35.0", "..."]]
     ['1Z999AA10123456785', '$1,207.50', 'spotter-gqc.1', 'v9.35.0', '...']
+    >>> [as_shown(t) for t in [":1712000000", "2026-", "2025-03-", "ORD-4471-", ":8080:"]]
+    ['1712000000', '2026', '2025-03', 'ORD-4471', '8080']
     """
     shown = written.rstrip(_SENTENCE_PUNCTUATION)
+    if shown[:1] == ":" and shown[1:2].isdigit():
+        shown = shown[1:]
+    if shown[-1:] == "-" and shown[-2:-1].isdigit():
+        shown = shown[:-1]
     return shown or written
 
 
