@@ -2,9 +2,8 @@
 
 A task's state holds Inspect's own ``ChatMessage`` models (``state.messages``); grounding.history reads them as
 the logs Inspect writes (format inspect-ai: a call names its function, a tool message the function it
-answers), so ``grounding.check_answer(state.messages[:-1], state.output.completion)`` reads them as held.
-The logs themselves
-(``.eval``, ``.json``) are read by ``ground check logs/``, one conversation per sample.
+answers), so ``grounding.check_answer(state.messages[:-1], state.output.completion)`` reads them as held. The
+logs themselves (``.eval``, ``.json``) are read by ``ground check logs/``, one conversation per sample.
 
     @task
     def orders():

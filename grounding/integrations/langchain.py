@@ -34,8 +34,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from contextlib import aclosing
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import aclosing
 from typing import Any
 
 from grounding.integrations.base import Framework

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import regex
 
-from grounding.core.text.units import scale_word_after
+from grounding.core.text.units import GROUP_MARKS, scale_word_after
 
 LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
 _TRAIL = ".,;:!?%'\"`)]}>-"  # a hyphen ends no value: "in 2026-" is the year, cut by a line's end
@@ -182,16 +182,13 @@ def digit_count(value: str) -> int:
     return len(_DIGIT.findall(value))
 
 
-# Marks that group a number's thousands and nothing else: a no-break space (U+00A0) or narrow one (U+202F),
-# a thin space, an apostrophe (Swiss); after such groups a comma can only mark the decimals.
-GROUP_MARKS = "\u00a0\u202f\u2009'\u2019"
-# (the mark first: a search skips to the few places one stands, then looks around it)
+# a mark of units.GROUP_MARKS inside a number (the mark first: a search skips to the few places one stands, then
+# looks around it)
 _MARK_IN_A_NUMBER = re.compile(f"[{GROUP_MARKS}](?<=\\d[{GROUP_MARKS}])(?=\\d{{3}})")
-_UNGROUPED = str.maketrans({**dict.fromkeys(GROUP_MARKS), ",": "."})
 
 
 def groups_thousands(text: str) -> bool:
-    """True when text writes a number whose thousands a GROUP_MARKS mark groups (``41 200``): one search, in
+    """True when text writes a number whose thousands a mark of units.GROUP_MARKS groups (``41 200``): one search, in
     C, where most texts hold none (an apostrophe in prose is between letters)."""
     return _MARK_IN_A_NUMBER.search(text) is not None
 
@@ -213,7 +210,7 @@ def decimals_written(text: str) -> int:
     """
     folded = fold_digits(text)
     if groups_thousands(folded):  # 41 200,60 (U+202F): its groups joined, its comma the point
-        folded = folded.translate(_UNGROUPED)
+        folded = without_group_marks(folded).replace(",", ".")
     match = _WRITTEN_NUMBER.search(folded)
     if match is None:
         return 0

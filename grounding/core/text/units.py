@@ -127,9 +127,12 @@ def scaled_numbers(text: str) -> list[str]:
     return found
 
 
-# A number whose thousands normalise.GROUP_MARKS group, one mark throughout (after such groups a comma or a
-# point can only mark the decimals). A plain space is no such mark: "rooms 101 202" are two numbers.
-_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}([\u00a0\u202f\u2009'\u2019])\d{3}(?:\1\d{3})*(?:[.,]\d+)?(?!\d)")
+# Marks that group a number's thousands and nothing else: a no-break space (U+00A0) or narrow one (U+202F),
+# a thin space, an apostrophe (Swiss); after such groups a comma or a point can only mark the decimals. A plain
+# space is no such mark: "rooms 101 202" are two numbers.
+GROUP_MARKS = "\u00a0\u202f\u2009'\u2019"
+# a number so grouped, one mark throughout
+_GROUPED = re.compile(rf"(?<![\d.,])\d{{1,3}}([{GROUP_MARKS}])\d{{3}}(?:\1\d{{3}})*(?:[.,]\d+)?(?!\d)")
 
 
 def grouped_numbers(text: str) -> list[tuple[int, int, str]]:
