@@ -65,7 +65,7 @@ class Options:
     same way. ``ground check --help`` says what each does; ``Options.from_config()`` reads a
     ``[tool.ground]`` table. A bad value raises OptionError naming the option and what it must be."""
 
-    shapes: Mapping[str, str] = _default("shapes")  # name -> regex, matched against a whole token, any case
+    shapes: Mapping[str, str] = _default("shapes")  # name -> regex: see docs/configuration.md
     exempt: Sequence[str] = _default("exempt")  # values never flagged
     exempt_regex: Sequence[str] = _default("exempt-regex")  # values matching one of these are never flagged
     min_digits: int = _default("min-digits")  # digits a bare number needs to be examined

@@ -24,6 +24,7 @@ from grounding.reporters import OutputFormat, Reporter, ReportOptions, make_repo
 from grounding.reporters.summary import counted, empty_run_message, statistics_lines, summary_line
 from grounding.run.baseline import Baseline
 from grounding.run.baseline import write as write_baseline_file
+from grounding.run.declared_shapes import DeclaredShapes
 from grounding.run.report_file import AtomicFile
 from grounding.transcripts.files import known_size
 from grounding.transcripts.folders import expand
@@ -43,12 +44,15 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     reporter = _reporter(output_format, options, checked, progress, report_file)
     summary = Summary()
     collected: list = []
+    shapes = DeclaredShapes(settings)
     try:
         with engine_for(checked) as engine:  # a Dask cluster is connected to, or started, for the run
             for event in judged(files, checked, summary, known, on_record=progress.advance, engine=engine):
                 if isinstance(event, Problem):
                     reporter.problem(event)
-                elif write:
+                    continue
+                shapes.see(event)
+                if write:
                     collected.append(event)  # a baseline run writes the baseline, not the report
                 else:
                     reporter.answer(event)
@@ -82,6 +86,9 @@ def _run(inputs: list[str], checked: Options, options: Resolved, known: Baseline
     if options["output-dir"] and not options["quiet"]:
         print(f"{summary_line(summary)}; {counted(reporter.parts, 'partition')} and {SUMMARY_NAME} written to "
               f"{options['output-dir']}", file=sys.stderr)
+    if not options["quiet"]:
+        for warning in shapes.warnings(summary.answers):
+            print(warning, file=sys.stderr)
     return _finish(summary, settings, options, known, write, collected, files)
 
 

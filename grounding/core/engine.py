@@ -60,7 +60,7 @@ class Walk:
     def __init__(self, conversation: Conversation, settings: Settings,
                  index: type[EvidenceIndex] = EvidenceIndex) -> None:
         self.conversation, self.settings = conversation, settings
-        self.evidence = index(ReadOptions(settings.min_digits, bool(settings.shapes)))
+        self.evidence = index(ReadOptions(settings.min_digits, bool(settings.shapes), bool(settings.phrase_shapes)))
         self.evidence.stated.cwd = conversation.cwd
         self.contract = settings.contracts.for_conversation(conversation.id) if settings.contracts else None
         self.attempts: list[Attempt] = []  # earlier attempts at the current answer, each re-asked by a schema check

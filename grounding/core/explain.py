@@ -208,6 +208,8 @@ def _sources(value: str, written: str, via: str, detail: str | None,
             break
     if not found and via in _READ_AS_WRITTEN:
         return _written_in(_READ_AS_WRITTEN[via](written, detail), read)
+    if not found and via == "grounded" and " " in value:  # a phrase a declared shape matches: no form holds it
+        return _written_in(value, read)
     return found, snippets
 
 

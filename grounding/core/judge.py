@@ -30,7 +30,7 @@ from grounding.core.settings import Settings
 from grounding.core.text.dates import numeric_dates
 from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.units import scale_word_after, written_before_words
-from grounding.core.text.values import NUMBER
+from grounding.core.text.values import DECLARED, NUMBER
 from grounding.model import Finding, Verdict, status_of
 
 _LOOKED_FOR_TOGETHER = 8  # values not said verbatim from which the pieces are searched for all at once
@@ -67,6 +67,8 @@ def _route(candidate: Candidate, judging: Judging) -> Finding | None:
     value is not said verbatim: judge_answer asked)."""
     if judging.index.is_read_plainly(candidate.value):
         return None
+    if candidate.kind is DECLARED and " " in candidate.value and judging.index.phrases.say(candidate.value):
+        return None  # a phrase a declared shape matches (a name), written in a text read
     for route in ROUTES:
         found = route(candidate, judging)
         if found is not None:

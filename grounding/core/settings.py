@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import regex
 
@@ -14,8 +14,10 @@ from grounding.core.text.values import DECLARED, Value, classify_plainly
 from grounding.errors import OptionError, PatternTimeout
 from grounding.model import ALL_CODES
 
-if TYPE_CHECKING:  # a run with a schema only imports the contract module
-    from grounding.core.contract import Contracts
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from grounding.core.contract import Contracts  # (a run with a schema alone imports the contract module)
 
 # A user pattern gets this long per token; a catastrophic one ends the run with a clear error.
 PATTERN_TIMEOUT_SECONDS = 0.25
@@ -23,6 +25,7 @@ PATTERN_TIMEOUT_SECONDS = 0.25
 # just under the per-token limit on every token ran without end in total (320 tokens: 17 s).
 PATTERN_BUDGET_SECONDS = 2.0
 SLOW_MATCH_SECONDS = 0.01  # a match of a sound pattern takes microseconds
+_T = TypeVar("_T")
 _SIMPLIFY = "simplify it (overlapping alternatives or nested repeats, such as (a|a)+, backtrack without end)"
 
 
@@ -36,12 +39,34 @@ class Pattern:
     spent: list[float] = field(default_factory=lambda: [0.0], compare=False, repr=False)  # on slow matches
 
     def matches(self, value: str) -> bool:
+        return self._timed(value, lambda: self.compiled.fullmatch(value, timeout=PATTERN_TIMEOUT_SECONDS) is not None)
+
+    def phrases_in(self, text: str) -> list[tuple[int, int]]:
+        """The spans of text it matches that are phrases: several words, whole (not a piece of a longer word).
+        A match that starts a sentence gives way to one from its next word (``Ask Marcus Whitfield``: the
+        sentence, not the name, put the capital on ``Ask``)."""
+        def search() -> list[tuple[int, int]]:
+            spans, at = [], 0
+            while (match := self.compiled.search(text, at, timeout=PATTERN_TIMEOUT_SECONDS)) is not None:
+                start, end = match.span()
+                if start < end and _SENTENCE_START.search(text, max(0, start - 40), start) is not None:
+                    later = _NEXT_WORD.search(text, start + 1, end)
+                    again = later and self.compiled.match(text, later.start(), timeout=PATTERN_TIMEOUT_SECONDS)
+                    if again and _is_phrase(text, *again.span()):
+                        start, end = again.span()
+                if _is_phrase(text, start, end):
+                    spans.append((start, end))
+                at = max(end, match.start() + 1)
+            return spans
+        return self._timed(text, search)
+
+    def _timed(self, subject: str, work: Callable[[], _T]) -> _T:
         started = time.perf_counter()
         try:
-            return self.compiled.fullmatch(value, timeout=PATTERN_TIMEOUT_SECONDS) is not None
+            return work()
         except TimeoutError:
             raise PatternTimeout(f"{self.option}: pattern {self.source!r} took longer than "
-                                 f"{PATTERN_TIMEOUT_SECONDS}s on the value {value[:60]!r}; {_SIMPLIFY}") from None
+                                 f"{PATTERN_TIMEOUT_SECONDS}s on the value {subject[:60]!r}; {_SIMPLIFY}") from None
         finally:
             took = time.perf_counter() - started
             if took > SLOW_MATCH_SECONDS:
@@ -51,10 +76,28 @@ class Pattern:
                                          f"in all, on values that each took it over {SLOW_MATCH_SECONDS}s; {_SIMPLIFY}")
 
 
+# where a sentence starts: the text's start, a line's (after a list's mark or a heading's), after . ! ? or :
+_SENTENCE_START = regex.compile(r"(?:\A|\n|[.!?:]\s)[ \t>*#+-]*(?:\d{1,3}[.)][ \t]*)?\Z")
+_NEXT_WORD = regex.compile(r"(?<=\s)\w")
+
+
+def _is_phrase(text: str, start: int, end: int) -> bool:
+    """text[start:end] is words (at least two, none cut: no letter or digit just outside it)."""
+    phrase = text[start:end]
+    return (len(phrase.split()) > 1 and not phrase[0].isspace() and not phrase[-1].isspace()
+            and not (start and text[start - 1].isalnum()) and not (end < len(text) and text[end].isalnum()))
+
+
 @dataclass(frozen=True, slots=True)
 class Shape:
+    """A declared shape. cased: its regex turns ignoring case off (``(?-i)``), so it is matched against the
+    value as the answer spells it (normalising lowers it); phrase: its regex writes a space (or ``\\s``), so
+    it is matched across words, on the answer's text (a name: ``Marcus Whitfield``), not on one token."""
+
     name: str
     pattern: Pattern
+    cased: bool = False
+    phrase: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +128,14 @@ class Settings:
             return True
         return bool(self.exempt_patterns) and any(pattern.matches(value) for pattern in self.exempt_patterns)
 
-    def classify(self, value: str) -> Value | None:
+    def classify(self, value: str, written: str | None = None) -> Value | None:
         """§6 before §4.1: an exempt value is none, a declared shape's match is a value of that shape, and
-        the rest is §4.1's to decide (512mb is no value when 512 is exempt)."""
+        the rest is §4.1's to decide (512mb is no value when 512 is exempt). written: the value as the answer
+        wrote it, which a cased shape is matched against."""
         if self.exempt or self.exempt_patterns or self.shapes:
             if self.is_exempt(value):
                 return None
-            shape = self.shape_of(value)
+            shape = self.shape_of(value, written)
             if shape is not None:
                 return Value(value, shape, DECLARED)
         found, with_unit = classify_plainly(value, self.min_digits)
@@ -100,11 +144,32 @@ class Settings:
                 return None
         return found
 
-    def shape_of(self, value: str) -> str | None:
+    def shape_of(self, value: str, written: str | None = None) -> str | None:
+        """The first declared shape value matches: a phrase shape only a value of several words (the answer's
+        phrases are found by phrase_shapes), a cased one as written."""
+        several = " " in value
         for shape in self.shapes:
-            if shape.pattern.matches(value):
+            if shape.phrase == several and shape.pattern.matches(spelled(value, written) if shape.cased else value):
                 return shape.name
         return None
+
+    @property
+    def phrase_shapes(self) -> tuple[Pattern, ...]:
+        """The patterns of the shapes matched across words, searched for in the answer's text."""
+        return tuple(shape.pattern for shape in self.shapes if shape.phrase)
+
+
+def spelled(value: str, written: str | None) -> str:
+    """value (normalised: lowered, its white space one space) with its letters as written spells them.
+
+    >>> spelled("ord-4471", "(ORD-4471)."), spelled("marcus whitfield", "Marcus\\n  Whitfield"), spelled("x", None)
+    ('ORD-4471', 'Marcus Whitfield', 'x')
+    """
+    if written is None:
+        return value
+    words = " ".join(written.split())
+    at = words.lower().find(value)
+    return words[at : at + len(value)] if at >= 0 else value
 
 
 def compile_pattern(option: str, source: str) -> Pattern:
@@ -159,7 +224,16 @@ def shape_table(specs: list[str]) -> dict[str, str]:
 
 
 def _shapes(specs: list[str]) -> tuple[Shape, ...]:
-    return tuple(Shape(name, compile_pattern(f"--shape {name}", source)) for name, source in shape_table(specs).items())
+    shapes = []
+    for name, source in shape_table(specs).items():
+        pattern = compile_pattern(f"--shape {name}", source)
+        cased = not pattern.compiled.flags & regex.IGNORECASE  # (?-i) in the regex
+        shapes.append(Shape(name, pattern, cased, _WRITES_A_SPACE.search(source) is not None))
+    return tuple(shapes)
+
+
+# a regex that writes a space (literally, escaped, as \s or \x20) matches across words
+_WRITES_A_SPACE = regex.compile(r" |\\s|\\x20")
 
 
 def _exempt_forms(literal: str) -> tuple[str, ...]:

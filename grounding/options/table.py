@@ -54,7 +54,7 @@ OPTIONS: tuple[Option, ...] = (
            "Write the JSON Lines report as one file per input file, in order, and a summary.json into DIR (a "
            "folder or a URL).", "DIR", typed=str, terminal=True),
     Option("shapes", "table", {}, ("--shape",),
-           "Declare a value shape (repeatable); matched against a whole token, any case.", "NAME=REGEX",
+           "Declare a value shape (repeatable): a whole word, any case; a regex with a space matches across words (a name), one starting (?-i) matches case.", "NAME=REGEX",
            param="shape", typed=_LIST, given="shapes"),
     Option("exempt", "list", [], ("--exempt",), "A value never flagged (repeatable).", "VALUE", typed=_LIST),
     Option("exempt-regex", "list", [], ("--exempt-regex",), "Values matching this are never flagged (repeatable).",

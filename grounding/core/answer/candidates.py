@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from grounding.core.answer.code_notation import cite
-from grounding.core.settings import Settings
+from grounding.core.settings import Pattern, Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import digit_count, groups_thousands, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
@@ -58,14 +58,15 @@ def read_answer(text: str, settings: Settings) -> Answer:
     min_digits = settings.min_digits
     # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
     plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
+    phrases = settings.phrase_shapes
     for index, segment in enumerate(segments):
         exempt = settings.is_exempt if settings.exempt else None  # (an exempt literal is kept as written)
-        for written, value, start, end in cite(_values_written(segment, words_matter, min_digits), segment,
+        for written, value, start, end in cite(_values_written(segment, words_matter, min_digits, phrases), segment,
                                                settings.standard_names, exempt, words_matter):
             known = found.get(value)
             if known is None:
                 # (with no shape declared every token holds a digit: see _values_written)
-                classified = classify_once(value, min_digits) if plain else settings.classify(value)
+                classified = classify_once(value, min_digits) if plain else settings.classify(value, written)
                 if classified is None:
                     continue
                 known = found.get(classified.value)
@@ -100,13 +101,17 @@ def as_shown(written: str) -> str:
     return shown or written
 
 
-def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4) -> list[tuple[str, str, int, int]]:
-    """(as written, normalised, start, end) for each token, prose dates read whole (§9.10).
+def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4,
+                    phrases: tuple[Pattern, ...] = ()) -> list[tuple[str, str, int, int]]:
+    """(as written, normalised, start, end) for each token, prose dates read whole (§9.10), and so the phrases
+    a declared shape matches across words (a name).
 
     Without words_matter, tokens without a digit are left out; a prose date is still found, as its day is a
     token with digits.
     """
     spans = [(d.start, d.end, d.iso) for d in prose_dates(segment) if d.iso is not None]
+    if phrases:
+        spans = _phrase_spans(segment, phrases, spans)
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
@@ -119,13 +124,25 @@ def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4
         if at < len(spans) and spans[at][0] <= start:
             if emitted != at:
                 emitted = at
-                span_start, span_end, iso = spans[at]
-                written.append((segment[span_start:span_end], iso, span_start, span_end))
+                span_start, span_end, value = spans[at]
+                written.append((segment[span_start:span_end], value, span_start, span_end))
             continue
         value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
     return _read_across_tokens(segment, written, min_digits)
+
+
+def _phrase_spans(segment: str, phrases: tuple[Pattern, ...],
+                  dates: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The prose dates' spans and each phrase a shape matches, in order, none overlapping (the first found
+    stands): (start, end, the phrase's words lowered, one space between)."""
+    spans = list(dates)
+    for pattern in phrases:
+        for start, end in pattern.phrases_in(segment):
+            if all(end <= taken[0] or start >= taken[1] for taken in spans):
+                spans.append((start, end, " ".join(segment[start:end].split()).lower()))
+    return sorted(spans)
 
 
 def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],

@@ -67,10 +67,12 @@ class Forms:
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
-    """What the index must keep: the digit bar (components) and whether words matter (shapes)."""
+    """What the index must keep: the digit bar (components), whether words matter (shapes) and whether a
+    shape matches phrases (then the texts seen are kept whole, to search for them)."""
 
     min_digits: int = 4
     keep_words: bool = False  # with no declared shape, a token without a digit can never match
+    phrases: bool = False
 
 
 WHOLE_SEPARATOR = "\x00"

@@ -21,6 +21,7 @@ from itertools import chain
 from grounding.core.evidence import verbatim
 from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.operands import Operands
+from grounding.core.evidence.phrases import Phrases
 from grounding.core.evidence.reading import (
     Examined,
     examine_result,
@@ -77,6 +78,7 @@ class EvidenceIndex:
         # Every piece seen: the counts and offsets it states are read only if a rule asks (§9.19, §9.20, §9.23)
         self.stated = Stated()
         self._anywhere: tuple[tuple[int, int], set[str]] = ((0, 0), set())  # (sizes it was made at, numbers)
+        self.phrases = Phrases(keep=self.options.phrases)  # the texts seen, when a shape matches phrases
 
     # growing ------------------------------------------------------------------------------------------
 
@@ -101,6 +103,7 @@ class EvidenceIndex:
         self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
         self._said.see(seen)
+        self.phrases.see(source)
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""

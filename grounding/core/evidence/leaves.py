@@ -66,6 +66,21 @@ def strings_of(document: dict | list) -> list[str]:
     return found
 
 
+def string_leaves(document: object) -> list[str]:
+    """Every string leaf of a parsed document, as its text means it (escapes read: ``Jos\\u00e9`` is José)."""
+    found: list[str] = []
+    stack: list[Any] = [document]
+    while stack:
+        node = stack.pop()
+        if type(node) is str:
+            found.append(node)
+        elif type(node) is dict:
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+    return found
+
+
 def _numbers_by_key(members: list[dict]) -> dict[str, list]:
     """The number children of objects, by key, keys in order of first appearance."""
     by_key: dict[str, list] = {}
