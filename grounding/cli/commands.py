@@ -1,6 +1,7 @@
 """The ``ground`` command line: its commands and options, reading inputs, calling the engine, rendering, exiting."""
 
 
+import difflib
 import gc
 import inspect
 import os
@@ -49,6 +50,22 @@ class _Command(typer.core.TyperCommand):
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return super().get_short_help_str(limit=200)
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        """An unknown option is said in this CLI's words (a configuration key's: "did you mean"), naming only
+        options close to it (``--formt``: ``--format``), not click's loose matches (``--frobnicate``:
+        ``--format, --strict``)."""
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as error:  # click's NoSuchOption (typer's copy of click is private: told by its fields)
+            if hasattr(error, "possibilities") and isinstance(getattr(error, "option_name", None), str):
+                names = [name for param in self.params for name in (*param.opts, *param.secondary_opts)
+                         if name.startswith("--")]
+                close = difflib.get_close_matches(error.option_name, names, n=3, cutoff=0.8)
+                error.possibilities = None
+                error.message = f"No such option: {error.option_name}" + (
+                    f"; did you mean {' or '.join(close)}?" if close else "")
+            raise
 
 
 class _SectionedCommand(_Command):

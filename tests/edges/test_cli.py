@@ -150,6 +150,20 @@ def test_bad_options_are_refused_before_input_is_read(args, message):
     assert result.exit_code == 2 and result.stdout == "" and result.stderr.startswith(message)
 
 
+@pytest.mark.parametrize(
+    ("command", "option", "said"),
+    [
+        ("check", "--frobnicate", "No such option: --frobnicate\n"),  # click named --format, --strict
+        ("check", "--formt", "No such option: --formt; did you mean --format?"),
+        ("check", "--outptu-format", "No such option: --outptu-format; did you mean --output-format?"),
+        ("explain", "--valu", "No such option: --valu; did you mean --value?"),
+    ],
+)
+def test_an_unknown_option_names_only_an_option_close_to_it(command, option, said):
+    result = invoke(command, "-", option, stdin="")
+    assert result.exit_code == 2 and said in result.stderr and "Possible options" not in result.stderr
+
+
 def test_malformed_records_are_reported_and_the_rest_is_checked():
     result = invoke("check", "fixtures/malformed_line.jsonl", "--format", "json")
     document = json.loads(result.stdout)
