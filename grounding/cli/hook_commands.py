@@ -13,8 +13,6 @@ from typing import Annotated, Optional
 import typer
 
 from grounding.errors import GroundingError
-from grounding.hooks.install import SETTINGS_FILES, hook_command, settings_block, write_settings
-from grounding.hooks.payload import HARNESSES
 from grounding.hooks import POSTURES, RAILS_CAP
 
 hook_app = typer.Typer(
@@ -96,6 +94,9 @@ def install(
 
     With --write they are merged into the project's .claude/settings.json (claude-code) or .codex/hooks.json
     (codex), keeping what the file holds."""
+    from grounding.hooks.install import SETTINGS_FILES, hook_command, settings_block, write_settings
+    from grounding.hooks.payload import HARNESSES  # (here: every other command of the CLI starts without them)
+
     if harness not in HARNESSES:
         _usage(f"HARNESS {harness!r}: choose one of {', '.join(HARNESSES)}")
     if posture not in POSTURES:

@@ -8,7 +8,6 @@ one of the run's inputs is refused: writing it would destroy the transcript befo
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -53,6 +52,8 @@ class AtomicFile:
             return
         self._target = os.path.realpath(path)
         folder, name = os.path.split(self._target)
+        import tempfile  # (a run that writes no report file starts without it)
+
         # a hidden name with no transcript suffix: a folder being read never picks it up as an input
         descriptor, self._temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
         self.stream = os.fdopen(descriptor, "w", encoding="utf-8")
