@@ -24,13 +24,16 @@ from typing import TextIO
 from grounding import __version__
 from grounding.model import COMPUTED_VIA, JudgedAnswer, Problem, Status, Summary, path_text, shown_shape
 from grounding.reporters.escape import xml_text
+from grounding.reporters.findings import findings_of
 from grounding.reporters.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STYLE
+from grounding.reporters.markdown import markdown_html
 from grounding.reporters.summary import summary_line
 
 # Cards in this order of status; the first two open, the rest collapsed to their headline.
 _ORDER = ("flagged", "derived", "contract-unmet", "unjudgeable", "truncated", "refused", "unchecked", "grounded")
 _OPEN = frozenset({"flagged", "derived"})
 _CHART_ROWS = 12
+_CONVERSATIONS_OFFERED = 1000  # the conversation filter takes any id; it lists the first ones
 
 
 def _text(text: str) -> str:
@@ -98,7 +101,7 @@ def _explained(e: object) -> tuple[tuple[str, str], ...]:
     if e.status == "unsupported":
         lines = [("appears only in the model's own call arguments: " + ", ".join(e.typed_in_calls), "")
                  ] if e.typed_in_calls else []
-        lines += [("nearest read: " + near, "") for near in e.nearest] or [("nothing close was read", "")]
+        lines += [(_NEAREST + near, "") for near in e.nearest] or [("nothing close was read", "")]
         return tuple(lines)
     snippets = list(e.snippets) + [""] * (len(e.sources) - len(e.snippets))
     return tuple(zip(e.sources, snippets, strict=True)) or (("computed from values read", ""),)
@@ -109,14 +112,21 @@ def _title(mark: Mark) -> str:
 
 
 def _answer_html(text: str, kept: list[Mark], card: int) -> str:
-    parts, cursor = [], 0
-    for index, mark in enumerate(kept):
-        parts.append(_text(text[cursor:mark.start]))
-        parts.append(f'<a class="v {mark.kind}" href="#a{card}-v{index}" title="{_text(_title(mark))}">'
-                     f"{_text(text[mark.start:mark.end])}</a>")
-        cursor = mark.end
-    parts.append(_text(text[cursor:]))
-    return "".join(parts)
+    """The answer's Markdown rendered (reporters.markdown), each value marked where it stands, and beside an
+    unsupported one the value read nearest it."""
+    def marked(index: int, start: int, end: int) -> str:
+        mark = kept[index]
+        shown = (f'<a class="v {mark.kind}" href="#a{card}-v{index}" title="{_text(_title(mark))}">'
+                 f"{_text(text[start:end])}</a>")
+        nearest = next((where for where, _ in mark.details if where.startswith(_NEAREST)), None)
+        if nearest is not None and end == mark.end:  # its value only: where it was read is in the list below
+            shown += f'<span class="near">{_text(nearest.split(" (distance", 1)[0])}</span>'
+        return shown
+
+    return markdown_html(text, kept, marked, _text)
+
+
+_NEAREST = "nearest read: "
 
 
 def _values_html(text: str, kept: list[Mark], card: int) -> str:
@@ -131,6 +141,11 @@ def _values_html(text: str, kept: list[Mark], card: int) -> str:
     return f'<ol class="values">{"".join(items)}</ol>' if items else ""
 
 
+def rules_of(judged: JudgedAnswer) -> list[str]:
+    """The codes of the rules the answer's findings fall under (GR001, …), derived values' too."""
+    return sorted({finding.code for finding in findings_of(judged, derived=True)})
+
+
 def card_html(judged: JudgedAnswer, card: int) -> str:
     """One answer's card: its headline, its reason when it was not judged for evidence, its text with the
     values marked, and what each value's verdict rests on."""
@@ -142,7 +157,8 @@ def card_html(judged: JudgedAnswer, card: int) -> str:
     conversation = judged.conversation if judged.conversation is not None else "-"
     reason = verdict.reason or (verdict.contract.error if verdict.contract is not None else None)
     return (f'<details class="card" data-status="{status}" data-source="{_text(source)}" '
-            f'data-shapes="{_text(shapes)}"{" open" if status in _OPEN else ""}>'
+            f'data-shapes="{_text(shapes)}" data-rules="{" ".join(rules_of(judged))}" '
+            f'data-conversation="{_text(conversation)}"{" open" if status in _OPEN else ""}>'
             f'<summary><span class="badge {status}">{status}</span> <code>{_text(source)}:{judged.line}</code> '
             f'<span class="where">conversation {_text(conversation)} turn {judged.turn} · '
             f"{_text(judged.input_format)} · {verdict.candidates} values examined{unsupported}</span></summary>"
@@ -185,6 +201,8 @@ class HtmlReporter:
         self.statuses: Counter[str] = Counter()
         self.shapes: set[str] = set()
         self.sources: set[str] = set()
+        self.rules: dict[str, str] = {}  # code -> rule name, of every finding
+        self.conversations: set[str] = set()  # offered as the conversation filter's choices (the first ones)
 
     def answer(self, judged: JudgedAnswer) -> None:
         status = judged.verdict.status.value
@@ -198,6 +216,9 @@ class HtmlReporter:
         self.sources.add(source)
         self.shapes.update(shown_shape(f.value, f.shape) for f in judged.verdict.unsupported)
         self.shapes.update(shown_shape(e.value, e.shape) for e in judged.explanation)
+        self.rules.update((finding.code, finding.rule) for finding in findings_of(judged, derived=True))
+        if judged.conversation is not None and len(self.conversations) < _CONVERSATIONS_OFFERED:
+            self.conversations.add(judged.conversation)
         if judged.verdict.status is Status.FLAGGED:
             self.flagged_by_source[source] += 1
 
@@ -245,13 +266,19 @@ class HtmlReporter:
                 f'{bar_chart("Most frequent unsupported values", values)}</div></section>\n')
 
     def _filters(self) -> str:
-        def select(name: str, label: str, options: list[str]) -> str:
-            listed = "".join(f'<option value="{_text(o)}">{_text(o)}</option>' for o in options)
+        def select(name: str, label: str, options: list[str], labels: dict[str, str] | None = None) -> str:
+            listed = "".join(f'<option value="{_text(o)}">{_text(labels[o] if labels else o)}</option>'
+                             for o in options)
             return f'<label>{label} <select name="{name}"><option value="">all</option>{listed}</select></label>'
 
         statuses = [status for status in _ORDER if self.statuses[status]]
+        rules = {code: f"{code} {name}" for code, name in self.rules.items()}
+        offered = "".join(f'<option value="{_text(c)}">' for c in sorted(self.conversations))
         return ('<form id="filters" hidden>' + select("status", "Status", statuses)
+                + select("rule", "Rule", sorted(rules), rules)
                 + select("shape", "Shape", sorted(self.shapes)) + select("source", "File", sorted(self.sources))
+                + '<input type="search" name="conversation" list="conversations" placeholder="Conversation" '
+                f'aria-label="Conversation"><datalist id="conversations">{offered}</datalist>'
                 + '<input type="search" name="q" placeholder="Search answers and values" aria-label="Search">'
                 '<span id="shown"></span></form><noscript><p class="meta">The filters need JavaScript; every '
                 "answer is listed below.</p></noscript>\n")

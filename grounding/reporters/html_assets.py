@@ -41,8 +41,16 @@ details.card > summary { cursor: pointer; padding: 8px 12px; list-style-position
 .badge.derived { background: var(--derived-bg); color: var(--derived); }
 .badge.grounded { background: var(--grounded-bg); color: var(--grounded); }
 .where { color: var(--muted); } code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
-.answer { white-space: pre-wrap; word-break: break-word; background: var(--wash); border-radius: 4px;
-  padding: 8px 10px; margin: 4px 0 8px; }
+.answer { word-break: break-word; background: var(--wash); border-radius: 4px; padding: 8px 10px; margin: 4px 0 8px; }
+.answer p, .answer ul, .answer ol, .answer pre, .answer table, .answer blockquote, .answer h4 { margin: 0 0 8px; }
+.answer > :last-child { margin-bottom: 0; } .answer h4 { font-size: 14px; }
+.answer pre { white-space: pre-wrap; font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--paper);
+  border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px; }
+.answer table { border-collapse: collapse; background: var(--paper); }
+.answer th, .answer td { border: 1px solid var(--line); padding: 2px 8px; text-align: left; vertical-align: top; }
+.answer blockquote { border-left: 3px solid var(--line); padding-left: 8px; color: var(--muted); }
+.answer ul, .answer ol { padding-left: 22px; } .answer code { background: var(--paper); padding: 0 2px; }
+.near { color: var(--muted); font-size: 12px; margin-left: 4px; }
 a.v { color: inherit; text-decoration: none; border-radius: 3px; padding: 0 2px; border-bottom: 2px solid; }
 a.v.unsupported { background: var(--unsupported-bg); border-color: var(--unsupported); font-weight: 600; }
 a.v.grounded { background: var(--grounded-bg); border-color: var(--grounded); }
@@ -54,27 +62,35 @@ ol.values { margin: 0; padding-left: 20px; } ol.values li { margin: 4px 0; } ol.
 .problems li { color: var(--unsupported); }
 """
 
-# Filters the cards by status, shape, source and text; the page is whole without it.
+# Filters the cards by status, rule, shape, source, conversation and text; the page is whole without it.
 SCRIPT = """
 (function () {
   var form = document.getElementById("filters");
   var cards = Array.prototype.slice.call(document.querySelectorAll("details.card"));
   var shown = document.getElementById("shown");
+  var names = ["status", "rule", "shape", "source", "conversation", "q"];
   form.hidden = false;
+  function has(list, item) { return (" " + list + " ").indexOf(" " + item + " ") >= 0; }
   function apply() {
-    var status = form.elements.status.value, shape = form.elements.shape.value;
-    var source = form.elements.source.value, query = form.elements.q.value.trim().toLowerCase();
-    var count = 0;
+    var f = {};
+    names.forEach(function (name) { f[name] = form.elements[name].value.trim(); });
+    var query = f.q.toLowerCase(), count = 0;
     cards.forEach(function (card) {
-      var match = (!status || card.dataset.status === status) &&
-        (!shape || (" " + card.dataset.shapes + " ").indexOf(" " + shape + " ") >= 0) &&
-        (!source || card.dataset.source === source) &&
+      var match = (!f.status || card.dataset.status === f.status) && (!f.rule || has(card.dataset.rules, f.rule)) &&
+        (!f.shape || has(card.dataset.shapes, f.shape)) && (!f.source || card.dataset.source === f.source) &&
+        (!f.conversation || card.dataset.conversation.indexOf(f.conversation) >= 0) &&
         (!query || card.textContent.toLowerCase().indexOf(query) >= 0);
       card.hidden = !match;
       if (match) { count += 1; }
     });
     shown.textContent = count + " of " + cards.length + " answers shown";
+    var kept = new URLSearchParams();
+    names.forEach(function (name) { if (f[name]) { kept.set(name, f[name]); } });
+    history.replaceState(null, "", kept.toString() ? "#" + kept.toString() : location.pathname);
   }
+  // a link to the page may carry its filters: report.html#status=flagged&rule=GR001
+  var given = new URLSearchParams(location.hash.slice(1));
+  names.forEach(function (name) { if (given.has(name)) { form.elements[name].value = given.get(name); } });
   form.addEventListener("input", apply);
   form.addEventListener("submit", function (event) { event.preventDefault(); });
   apply();

@@ -134,9 +134,10 @@ def _chromium() -> str:
     pytest.skip("no headless Chromium here (CI installs the chromium system package: apt-get install chromium)")
 
 
-def _browse(page: Path, *flags: str) -> subprocess.CompletedProcess:
+def _browse(page: Path, *flags: str, fragment: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                           "--v=0", *flags, page.resolve().as_uri()], capture_output=True, text=True, timeout=120)
+                           "--v=0", *flags, page.resolve().as_uri() + fragment], capture_output=True, text=True,
+                          timeout=120)
 
 
 def _console(proc: subprocess.CompletedProcess) -> list[str]:
@@ -158,6 +159,40 @@ def test_in_chromium_it_renders_filters_and_keeps_a_hostile_value_as_text(tmp_pa
     shot = tmp_path / "report.png"
     taken = _browse(report, "--hide-scrollbars", "--window-size=1280,2000", f"--screenshot={shot}")
     assert taken.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+REAL_SAMPLE = REPO / "tests" / "data" / "real" / "sample.injected.jsonl"  # 47 real answers, 18 with a value injected
+
+
+def _cards(page: _Page) -> list[tuple[str, bool, bool]]:
+    return [(a["data-status"], "open" in a, "hidden" in a) for tag, a in page.tags if tag == "details"]
+
+
+def test_in_chromium_a_real_report_opens_on_its_flagged_answers_rendered(tmp_path):
+    """Issue 54, point 4: flagged answers first and open, the rest collapsed, the Markdown rendered (a list,
+    bold), the value read nearest an unsupported one beside it; the filters by rule and conversation, set by a
+    link's fragment, leave only their cards; a screenshot of it (looked at when this was written)."""
+    report = _report(tmp_path, REAL_SAMPLE)
+    dumped = _browse(report, "--dump-dom")
+    assert dumped.returncode == 0 and not _console(dumped), _console(dumped)
+    page = _parsed(dumped.stdout)
+    cards = _cards(page)
+    flagged = [card for card in cards if card[0] == "flagged"]
+    assert len(flagged) == 18 and cards[:18] == [("flagged", True, False)] * 18
+    assert all(not opened for status, opened, _ in cards[18:])
+    answer_tags = {tag for tag, _ in page.tags}
+    assert {"ul", "li", "strong"} <= answer_tags and "**" not in "".join(page.text)
+    assert sum(1 for tag, a in page.tags if a.get("class") == "near") >= 10
+    by_rule = _cards(_parsed(_browse(report, "--dump-dom", fragment="#rule=GR001").stdout))
+    assert [status for status, _, hidden in by_rule if not hidden] == ["flagged"] * 18
+    one = "tau1-gpt-4o-airline/15#injected"
+    by_conversation = _parsed(_browse(report, "--dump-dom", fragment=f"#conversation={one.replace('#', '%23')}").stdout)
+    shown = [a["data-conversation"] for tag, a in by_conversation.tags if tag == "details" and "hidden" not in a]
+    assert shown == [one] * len(shown) and shown
+    shot = tmp_path / "flagged.png"
+    taken = _browse(report, "--hide-scrollbars", "--window-size=1280,1800", f"--screenshot={shot}",
+                    fragment="#rule=GR001")
+    assert taken.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 100_000
 
 
 @pytest.mark.needs_shared
