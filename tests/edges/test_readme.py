@@ -167,3 +167,19 @@ def test_the_readme_is_a_front_page():
     assert len(readme.splitlines()) <= 300
     for link in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (REPO / link).exists(), link
+
+
+def test_the_docs_site_wraps_long_lines_and_keeps_names_whole():
+    """Issue 54, point 8: at 1280 px the code blocks of Getting started were cut at the right edge and the
+    formats table's names wrapped mid-word (checked in Chromium by hand after this: neither is)."""
+    site = (REPO / "mkdocs.yml").read_text()
+    assert "stylesheets/extra.css" in site
+    style = (REPO / "docs" / "stylesheets" / "extra.css").read_text()
+    assert "pre > code { white-space: pre-wrap" in style and "td:first-child { white-space: nowrap" in style
+
+
+def test_the_formats_page_opens_on_its_table():
+    """Issue 54, point 8: a 300-word paragraph stood between the page's title and its formats table."""
+    page = (REPO / "docs" / "formats.md").read_text()
+    before = page[page.index("```\n\n") + 5 : page.index("| format | recognised by")]
+    assert len(before.split()) <= 60
