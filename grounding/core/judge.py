@@ -27,7 +27,7 @@ from grounding.core.judging import (
     reading_of,
 )
 from grounding.core.settings import Settings
-from grounding.core.text.dates import numeric_dates
+from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.units import scale_word_after, written_before_words
 from grounding.core.text.values import DECLARED, NUMBER

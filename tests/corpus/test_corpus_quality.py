@@ -78,7 +78,9 @@ def test_dev2_counts_are_pinned(dev2):
     # rounded now (one answer no longer flagged); (43, 158) before a range of grouped numbers ("¥930-1,076")
     # was read as the range of its ends; (42, 156) before code the answer authors held examples (a Mermaid
     # chart and a React component the model wrote: 34 values)
-    assert (dev2.flagged_answers, dev2.flagged_values) == (40, 122)
+    # (40, 122) before dates as Chinese, Japanese and Korean write them: a calendar tool's "2025年1月15日" grounds
+    # the answer's "January 15, 2025" (four false accusations in one answer, by prose-date now)
+    assert (dev2.flagged_answers, dev2.flagged_values) == (39, 118)
 
 
 def test_dev2_routes_are_pinned(dev2):
@@ -89,8 +91,9 @@ def test_dev2_routes_are_pinned(dev2):
         # search had found it where the runs a text is cut into never did (its via hung on earlier questions)
         # date-offset 2 before dates relative to a clock tool's today ("next Wednesday", 2025-07-23)
         # derived 1 before unit conversions (2,133 feet = 650 m * 3.28084), 2 before scale words ("$104.12
-        # billion" was a coincidental sum; rounded now, with 13 more: rounded 28 before)
-        "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 1, "label": 1, "prose-date": 5,
+        # billion" was a coincidental sum; rounded now, with 13 more: rounded 28 before); prose-date 5 before
+        # CJK dates: 4 dates read from "2025年1月15日", and "2008年8月8日" examined whole (its year alone before)
+        "component": 5, "composite": 1, "date-offset": 3, "date-part": 73, "derived": 1, "label": 1, "prose-date": 10,
         # range 6 before "¥930-1,076" was a range of its ends
         "range": 8, "rounded": 42, "sign": 2, "stated": 1, "unit": 6, "verbatim": 7,
     }
@@ -104,7 +107,7 @@ def test_every_injected_value_of_dev2_is_flagged(derived):
 
 
 @pytest.mark.parametrize(("split", "tried", "explained", "dates", "announced"),
-                         [("dev", 179, 0, (270, 6), (49, 0)), ("dev2", 712, 1, (144, 1), (50, 0))])
+                         [("dev", 179, 0, (270, 6), (49, 0)), ("dev2", 710, 1, (181, 1), (50, 0))])
 def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, tried, explained, dates, announced):
     # before §9.20 the search explained 6 of dev's 179 (3.4%) and 89 of dev2's 675 (13.2%)
     chance = measure_chance(CORPUS / f"{split}.jsonl", build_settings())
@@ -116,11 +119,12 @@ def test_a_value_one_digit_off_is_explained_by_chance_under_one_percent(split, t
     assert (chance.announced_tried, chance.announced_explained) == announced
     assert chance.announced_share < CHANCE_BOUND
     # a date one digit off a read date is a day after it: where a user asked for "the next day" (dev: 6 of
-    # 270), such a typo passes as that day; pinned so that it does not grow unseen
+    # 270), such a typo passes as that day; pinned so that it does not grow unseen (dev2 tried 144 before CJK
+    # dates were read whole: 37 more dates, one digit off, are tried and none is explained)
     assert (chance.dates_tried, chance.dates_explained) == dates
 
 
-@pytest.mark.parametrize(("split", "one_off", "shuffled"), [("dev", 451, 307), ("dev2", 1054, 534)])
+@pytest.mark.parametrize(("split", "one_off", "shuffled"), [("dev", 451, 307), ("dev2", 1082, 534)])
 def test_each_family_of_verdict_quality_vi_explains_under_one_percent_by_chance(split, one_off, shuffled):
     # values one digit off a copied one, judged in its place; and each final answer against the next
     # conversation's evidence (shuffled operands): what chains, record operands, percentages, means and

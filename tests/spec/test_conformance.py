@@ -4,7 +4,7 @@ The public cases (``../shared/conformance``, v3: all of §9 to rule 13) through 
 them are changed on purpose by rules 14 and 16, and only those two may disagree. The cases of this
 project for rules 14–20, 21–25, 26, the readings of verdict quality VI and of coding sessions
 (``tests/conformance/rules_14_20.jsonl``, ``rules_21_25.jsonl``, ``rule_26.jsonl``, ``readings_vi.jsonl``,
-``coding.jsonl``, in the same format) run without the shared folder,
+``coding.jsonl``, ``other_languages.jsonl``, in the same format) run without the shared folder,
 judged here the way the shared runner judges.
 """
 
@@ -25,6 +25,7 @@ OWN_CASES = {  # each file of this project's cases, and the rules it has a group
     REPO / "tests" / "conformance" / "rule_26.jsonl": 7,
     REPO / "tests" / "conformance" / "readings_vi.jsonl": 12,
     REPO / "tests" / "conformance" / "coding.jsonl": 4,
+    REPO / "tests" / "conformance" / "other_languages.jsonl": 7,  # issue 53: numbers and dates of other languages
 }
 COMPUTED_VIA = {"derived", "stated", "listed-total", "date-offset", "shown-earlier"}
 RUNNER_COMPUTED_VIA = {"derived", "stated", "listed-total"}  # the runner predates §9.19 and §9.24

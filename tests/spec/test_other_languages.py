@@ -13,14 +13,17 @@ from grounding.core.text.dates import prose_dates
 @pytest.mark.parametrize(
     ("evidence", "answer", "expected_unsupported", "expected_via"),
     [
-        ({"amount": 1234.56}, "El pedido suma 1.234,56 €.", [], {"1.234": "locale"}),
-        ({"amount": 1234567.89}, "Der Betrag ist 1.234.567,89 €.", [], {"1.234.567": "locale"}),
+        # a decimal comma after point groups: one number, read whole, plainly
+        ({"amount": 1234.56}, "El pedido suma 1.234,56 €.", [], {}),
+        ({"amount": 1234567.89}, "Der Betrag ist 1.234.567,89 €.", [], {}),
+        ({"amount": 1234.56}, "El pedido suma 1.234,6 €.", [], {"1234.6": "rounded"}),
         ({"amount": 1234567}, "Es sind 1.234.567 Kunden.", [], {"1.234.567": "locale"}),
         ({"amount": 1234.56}, "Total: CHF 1'234.56.", [], {}),  # an apostrophe's groups: one number, plainly
         ("El total es 1.234,56 €", "El total es 1.234,56 €.", [], {}),  # written as read: plainly
-        # refused: a digit changed (reported as the piece the token holds), another number's piece, two
-        # numbers side by side never read as one
-        ({"amount": 1234.56}, "El pedido suma 1.294,56 €.", ["1.294"], {}),
+        # refused: a digit changed, a read number with a digit added, another number's piece, two numbers
+        # side by side never read as one
+        ({"amount": 1234.56}, "El pedido suma 1.294,56 €.", ["1294.56"], {}),
+        ({"amount": 1234.56}, "El pedido suma 1.234,567 €.", ["1234.567"], {}),
         ({"amount": 1234567}, "Es sind 1.234.568 Kunden.", ["1.234.568"], {}),
         ({"amount": 1234.56}, "Total: CHF 1'294.56.", ["1294.56"], {}),
         ({"orders": 2024041}, "in 2024, 041 orders", ["2024"], {}),
@@ -120,16 +123,76 @@ def test_a_date_in_words_of_another_language(evidence, user, answer, expected_un
         ("ok", "book 03/04/2025 please", "Booked for 2025-03-04.", [], {"2025-03-04": "date-part"}),
         ({"date": "2024-06-24"}, "book it", "Gebucht für 24.06.2024.", [], {"24.06.2024": "date"}),
         ({"date": "2024-06-24"}, "book it", "Booked for 06/24/2024.", [], {"06/24/2024": "date"}),
-        # refused: another day, a day no month has, a two-digit year (any century)
+        # a user's year of two digits, day or month first (2000-2069: as POSIX reads %y)
+        ("ok", "book 24/06/24 please", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
+        ("ok", "Reserve para 24/06/24", "Reservado para 24 de junho de 2024.", [], {"2024-06-24": "date-part"}),
+        ({"booked": "24.06.24"}, "book it", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
+        # refused: another day, a day no month has, another century, a year of two digits in the answer
+        # (the answer must write the date it means)
         ("ok", "book 24.06.2024 please", "Booked for 2024-06-25.", ["2024-06-25"], {}),
         ({"date": "2024-06-24"}, "book it", "Gebucht für 25.06.2024.", ["25.06.2024"], {}),
         ("ok", "book 31/02/2024 please", "Booked for 2024-02-31.", ["2024-02-31"], {}),
-        ("ok", "book 24/06/24 please", "Booked for 2024-06-24.", ["2024-06-24"], {}),
+        ("ok", "book 24/06/24 please", "Booked for 2024-06-25.", ["2024-06-25"], {}),
+        ("ok", "book 24/06/24 please", "Booked for 1924-06-24.", ["1924-06-24"], {}),
+        ({"date": "2024-06-24"}, "book it", "Booked for 24/06/25.", [], {}),  # (not examined: no value)
     ],
 )
 def test_a_numeric_date_in_another_order(evidence, user, answer, expected_unsupported, expected_via):
     verdict = judge(evidence, user=user, answer=answer)
     assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+# dates as Chinese, Japanese and Korean write them ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported", "expected_via"),
+    [
+        ({"date": "2025-03-16"}, "发货日期是2025年3月16日。", [], {}),
+        ({"date": "2025-03-16"}, "2025년 3월 16일에 도착합니다.", [], {}),
+        ({"date": "2025-03-16"}, "注文は２０２５年３月１６日に発送されました。", [], {}),
+        ({"公历": "2025年1月15日 星期三"}, "The next one is on January 15, 2025.", [], {"2025-01-15": "prose-date"}),
+        # refused: a read date with the day changed, examined whole (its year alone grounded it before)
+        ({"date": "2025-03-16"}, "发货日期是2025年3月18日。", ["2025-03-18"], {}),
+        ({"公历": "2025年1月15日 星期三"}, "The next one is on January 16, 2025.", ["2025-01-16"], {}),
+    ],
+)
+def test_a_date_as_chinese_japanese_and_korean_write_it(evidence, answer, expected_unsupported, expected_via):
+    verdict = judge(evidence, answer=answer)
+    assert unsupported(verdict) == expected_unsupported and via(verdict) == expected_via
+
+
+def test_a_cjk_date_is_reported_as_the_answer_wrote_it():
+    verdict = judge({"date": "2025-03-16"}, answer="发货日期是2025年3月18日。")
+    assert [finding.text for finding in verdict.unsupported] == ["2025年3月18日"]
+
+
+# a point that may group the thousands --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ({"count": 41200}, "Es sind 41.200 Kunden.", []),  # grouped: 41200
+        ({"ratio": 41.2}, "The ratio is 41.200.", []),  # its decimal reading: 41.2
+        ("Kunden: 41.200", "Es sind 41.200 Kunden.", []),  # as written
+        # refused: neither reading read (an invented figure passed unexamined before)
+        ({"count": 41200}, "Es sind 41.900 Kunden.", ["41900"]),
+    ],
+)
+def test_a_point_that_may_group_the_thousands_is_examined_by_either_reading(evidence, answer, expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
+
+
+def test_a_point_after_a_zero_or_a_decimal_reading_long_enough_keeps_its_reading():
+    assert judge({"x": 1}, answer="The ratio is 0.500.").candidates == 0  # 0.500 groups nothing
+    assert unsupported(judge({"x": 1}, answer="It is 123.450 wide.")) == ["123.45"]  # a value as a decimal
+
+
+def test_a_tool_result_writes_a_decimal_comma_after_point_groups():
+    assert unsupported(judge("Total: 1.234,56 EUR", answer="The total is 1,234.56 EUR.")) == []
+    assert unsupported(judge("Total: 1.234,56 EUR", answer="The total is 1.234 EUR.")) == []  # its piece, as before
+    assert unsupported(judge("Total: 1.234,56 EUR", answer="The total is 1,294.56 EUR.")) == ["1294.56"]
 
 
 # the day after and the day before, in other languages --------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -12,7 +13,7 @@ from grounding.core.settings import Pattern, Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
 from grounding.core.text.normalise import digit_count, groups_thousands, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
-from grounding.core.text.units import grouped_numbers, scale_word_after, scaled
+from grounding.core.text.units import grouped_numbers, pointed_numbers, scale_word_after, scaled, writes_pointed
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
 
 
@@ -150,17 +151,24 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
     """The values a token's next words change: a scale word (``$148.51 billion``), a meridiem (``8:00 PM``).
     Each is told by a character test first: most answers write neither."""
     if groups_thousands(segment):
-        written = _grouped(segment, written)
+        written = _grouped(segment, written, grouped_numbers(segment))
+    if writes_pointed(segment):
+        written = _grouped(segment, written, pointed_numbers(segment))
+    if "." in segment:
+        written = _point_grouped(written, min_digits)
     if "illion" in segment or "housand" in segment:
         written = _scaled_by_words(segment, written, min_digits)
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
 
 
-def _grouped(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+def _grouped(segment: str, written: list[tuple[str, str, int, int]],
+             numbers: list[tuple[int, int, str]]) -> list[tuple[str, str, int, int]]:
     """A number whose thousands a no-break space, a thin space or an apostrophe groups is one value, as
     ``41,200`` is: ``41 200`` (U+202F) is 41200, ``1'250'000`` 1250000, ``41 200,50 €`` 41200.5, where its
-    groups alone were pieces too short to be values. The text it reports is the number as written."""
-    for first_at, last_at, number in reversed(grouped_numbers(segment)):
+    groups alone were pieces too short to be values; so is one whose points group them before a decimal
+    comma (``1.234,56`` is 1234.56, where the comma cut it in two). The text it reports is the number as
+    written. numbers: (start, end, number) of each (units.grouped_numbers, units.pointed_numbers)."""
+    for first_at, last_at, number in reversed(numbers):
         inside = [at for at, (_, _, start, end) in enumerate(written) if start < last_at and end > first_at]
         if not inside:
             continue
@@ -170,6 +178,21 @@ def _grouped(segment: str, written: list[tuple[str, str, int, int]]) -> list[tup
         if value and is_number(value):
             written[first : last + 1] = [(segment[start:end], value, start, end)]
     return written
+
+
+def _point_grouped(written: list[tuple[str, str, int, int]], min_digits: int) -> list[tuple[str, str, int, int]]:
+    """``41.200``: a point that may group the thousands (German, Spanish) or mark decimals (English). Where
+    the decimal reading is too short to be a value (41.2) and the grouped one is not (41200), it is a value
+    as grouped, so an invented ``41.900`` is examined; judge's locale route grounds it by either reading."""
+    for at, (text, value, start, end) in enumerate(written):
+        shown = as_shown(text)
+        if (len(shown) in (5, 6, 7) and _ONE_POINT_GROUP.fullmatch(shown) is not None
+                and digit_count(value) < min_digits <= len(shown) - 1):
+            written[at] = (text, normalise(shown.replace(".", "")), start, end)
+    return written
+
+
+_ONE_POINT_GROUP = re.compile(r"[1-9]\d{0,2}\.\d{3}")  # (0.500 groups nothing)
 
 
 def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],

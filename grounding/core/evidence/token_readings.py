@@ -14,15 +14,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, NamedTuple
 
-from grounding.core.text.dates import (
-    ISO_DATE_WRITTEN,
-    NUMERIC_DATE_HINT,
-    date_parts,
-    duration_as_clock,
-    halves,
-    halves_written,
-    numeric_dates,
-)
+from grounding.core.text.dates import ISO_DATE_WRITTEN, date_parts, duration_as_clock, halves, halves_written
 from grounding.core.text.normalise import (
     ASCII_LETTERS,
     LEADING_MARKS,
@@ -33,6 +25,7 @@ from grounding.core.text.normalise import (
     normalise_once,
     spell_number,
 )
+from grounding.core.text.numeric_dates import NUMERIC_DATE_HINT, numeric_dates
 from grounding.core.text.tokens import split_run
 from grounding.core.text.units import number_with_words, split_unit
 from grounding.core.text.values import classify
@@ -162,8 +155,8 @@ class TokenReader:
                 if own:  # its AM/PM forms are the text's to give (either_half), not the token's
                     parts = tuple(form for form in parts if form[-1] != "m")
                 return TokenReading(plain, (), parts, (), (), meridiem, own, other, on_24_hours)
-        if NUMERIC_DATE_HINT.search(value):  # 24/06/2024, 24.06.2024, 06-24-2024: the ISO dates it is
-            parts = numeric_dates(value)
+        if NUMERIC_DATE_HINT.search(value):  # 24/06/2024, 24.06.2024, 06-24-2024, 24/06/24: the ISO dates it is
+            parts = numeric_dates(value, two_digit_year=True)
             if parts:
                 return TokenReading(plain, (), parts, (), (), meridiem)
         if value[-1] == "m" and "h" in value:

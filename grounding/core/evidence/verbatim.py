@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from grounding import json_exact
 from grounding.core.text.dates import MONTHS
 from grounding.core.text.normalise import fold_digits, without_group_marks
+from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
+from grounding.core.text.units import pointed_numbers, writes_pointed
 
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
 _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
@@ -107,8 +109,9 @@ class Seen:
         search = self._search
         if search is None:
             notes = self.notes
-            if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
-                search = lowered  # nothing to drop (see _searchable), and no copy to make
+            if (notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered
+                    and _SHORT_YEAR_HINT.search(lowered) is None):
+                search = lowered  # nothing to drop or add (see _searchable), and no copy to make
             else:
                 search = _searchable(lowered)
             self._search = search
@@ -293,7 +296,8 @@ def keys(form: str) -> tuple[str, ...]:
     of day: ``16:20`` is read as ``4:20pm`` and ``4:20 pm`` as ``16:20``, but
     every spelling keeps ``:20``; an hour without minutes (``3pm``) is read as
     ``15:00``, so a form on the hour is also sought by its meridiem. A prose
-    date (``March 5, 2024`` is read as ``2024-03-05``) always writes the year.
+    date (``March 5, 2024`` is read as ``2024-03-05``) always writes the year, and a numeric date with a
+    year of two digits (``05/03/24``) has its ISO dates in its search text (see _searchable).
     """
     time = _TIME_OF_DAY.fullmatch(form)
     if time is not None:
@@ -330,4 +334,15 @@ def search_text(text: str) -> str:
 
 
 def _searchable(lowered: str) -> str:
-    return _dropped(fold_digits(lowered))
+    folded = fold_digits(lowered)
+    searchable = _dropped(folded)
+    if writes_pointed(folded):  # a number pointed as German writes it (1.234,56) is read as 1234.56
+        searchable += "\n" + "\n".join(number for _, _, number in pointed_numbers(folded))
+    if _SHORT_YEAR_HINT.search(folded):  # 24/06/24 is read as 2024-06-24: a question about it asks for 2024
+        searchable += "\n" + "\n".join(iso for date in _SHORT_YEAR_DATE.findall(folded)
+                                        for iso in numeric_dates(date, two_digit_year=True))
+    return searchable
+
+
+_SHORT_YEAR_HINT = re.compile(r"[/.]\d\d?[/.]\d\d(?!\d)")
+_SHORT_YEAR_DATE = re.compile(r"(?<![\d/.])(\d{1,2}[/.]\d{1,2}[/.]\d\d)(?![\d/.])")

@@ -157,34 +157,7 @@ def date_parts(value: str) -> Iterator[str]:
         yield from _time_forms(hour, minute, second, offset)
 
 
-_DAY_OR_MONTH_FIRST = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2})")
-_YEAR_FIRST = re.compile(r"((?:19|20)\d{2})([/.])(\d{1,2})\2(\d{1,2})")
-# what a token must hold to be tried as one (a cheap test before the patterns)
-NUMERIC_DATE_HINT = re.compile(r"\d[/.-]\d{1,2}[/.-]\d")
-
-
-def numeric_dates(value: str) -> tuple[str, ...]:
-    """The ISO dates a numeric date written in another order is: ``24/6/2024`` and ``24.06.2024`` day first,
-    ``06-24-2024`` month first, ``2024/06/24`` year first; both, where both orders are dates
-    (``03/04/2025``). A year is written whole: a two-digit one could be any century.
-
-    >>> numeric_dates("24.06.2024"), numeric_dates("03/04/2025"), numeric_dates("2024/6/24"), numeric_dates("1.2.3")
-    (('2024-06-24',), ('2025-04-03', '2025-03-04'), ('2024-06-24',), ())
-    """
-    match = _YEAR_FIRST.fullmatch(value)
-    if match is not None:
-        year, month, day = int(match.group(1)), int(match.group(3)), int(match.group(4))
-        return (f"{year:04d}-{month:02d}-{day:02d}",) if _in_calendar(month, day) else ()
-    match = _DAY_OR_MONTH_FIRST.fullmatch(value)
-    if match is None:
-        return ()
-    first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
-    found = [f"{year:04d}-{month:02d}-{day:02d}" for day, month in ((first, second), (second, first))
-             if _in_calendar(month, day)]
-    return tuple(dict.fromkeys(found))
-
-
-def _in_calendar(month: int, day: int) -> bool:
+def in_calendar(month: int, day: int) -> bool:
     """Whether a month has that day (any year's: 29 February is one)."""
     return 1 <= month <= 12 and 1 <= day <= _DAYS_IN_MONTH[month - 1]
 
@@ -355,13 +328,35 @@ def twelve_hour_times(text: str) -> Iterator[str]:
 
 def prose_dates(text: str) -> Iterator[ProseDate]:
     """Yield the month-name dates written in text (§9.10), in English and the languages of _OTHER_MONTHS
-    (``16. März 2025``, ``24 de junho de 2024``, ``le 3 août``).
+    (``16. März 2025``, ``24 de junho de 2024``, ``le 3 août``), and the dates of Chinese, Japanese and Korean
+    (``2025年3月16日``, ``2025년 3월 16일``), in order.
 
     >>> [d.iso or d.month_day for d in prose_dates("Monday, May 26, 2024 and 14 March, and may 3")]
     ['2024-05-26', '03-14']
     >>> [d.iso or d.month_day for d in prose_dates("Sonntag, 16. März 2025; 24 de junho de 2024; le 3 août")]
     ['2025-03-16', '2024-06-24', '08-03']
+    >>> [d.iso or d.month_day for d in prose_dates("发货 2025年3月16日，3月18日到；2025년 3월 16일; ２０２５年３月１６日")]
+    ['2025-03-16', '03-18', '2025-03-16', '2025-03-16']
     """
+    named = _named_month_dates(text)
+    if "月" not in text and "월" not in text:
+        yield from named  # (most texts)
+        return
+    found = [*named]
+    for match in _CJK_DATE.finditer(text):
+        month, day = int(match.group("month")), int(match.group("day"))
+        if in_calendar(month, day):
+            year = match.group("year")
+            found.append(ProseDate(match.start(), match.end(), month, day, int(year) if year else None))
+    yield from sorted(found, key=lambda date: date.start)
+
+
+# A date as Chinese, Japanese and Korean write it: year (or none), month and day, each with its character
+_CJK_DATE = re.compile(r"(?<!\d)(?:(?P<year>\d{4})\s*[年년]\s*)?(?P<month>\d{1,2})\s*[月월]\s*"
+                       r"(?P<day>\d{1,2})\s*[日일号號]")
+
+
+def _named_month_dates(text: str) -> Iterator[ProseDate]:
     if _ANY_MONTH_START.search(text) is None and not any(
             word.lower() in OTHER_MONTHS for word in _WORD_AFTER_A_DAY.findall(text)):
         return  # rules out most texts faster than the pattern can
@@ -369,7 +364,7 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
         month_name = match.group("month") or match.group("month2") or match.group("month3")
         day = int(match.group("day") or match.group("day2") or match.group("day3"))
         month = MONTHS[month_name.lower()]
-        if not _in_calendar(month, day):
+        if not in_calendar(month, day):
             continue
         year = match.group("year")
         yield ProseDate(match.start(), match.end(), month, day, int(year) if year else None)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import regex
 
-from grounding.core.text.units import GROUP_MARKS, scale_word_after
+from grounding.core.text.units import GROUP_MARKS, pointed_numbers, scale_word_after, writes_pointed
 
 LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
 _TRAIL = ".,;:!?%'\"`)]}>-"  # a hyphen ends no value: "in 2026-" is the year, cut by a line's end
@@ -211,6 +211,8 @@ def decimals_written(text: str) -> int:
     folded = fold_digits(text)
     if groups_thousands(folded):  # 41 200,60 (U+202F): its groups joined, its comma the point
         folded = without_group_marks(folded).replace(",", ".")
+    elif writes_pointed(folded) and pointed_numbers(folded):  # 1.234,56: its comma the point
+        folded = folded.replace(".", "").replace(",", ".")
     match = _WRITTEN_NUMBER.search(folded)
     if match is None:
         return 0

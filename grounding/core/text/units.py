@@ -146,6 +146,31 @@ def grouped_numbers(text: str) -> list[tuple[int, int, str]]:
             for match in _GROUPED.finditer(text)]
 
 
+# a number whose thousands points group and whose decimals a comma marks (1.234,56; 1.234.567,89): the
+# reading no English number has, so it is read whole wherever it is written
+_POINTED = re.compile(r"(?<![\d.,'])\d{1,3}(?:\.\d{3})+,\d+(?!\d|[.,]\d)")
+
+
+_POINTED_HINT = re.compile(r"\.\d{3},\d")  # what every such number writes: found by its point, fast
+
+
+def writes_pointed(text: str) -> bool:
+    """True when text may write a number pointed so (one search for its literal point, where the pattern
+    would try every digit)."""
+    return _POINTED_HINT.search(text) is not None
+
+
+def pointed_numbers(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each number text writes with points grouping its thousands and a decimal
+    comma, the number spelled plainly.
+
+    >>> pointed_numbers("suma 1.234,56 €; 1.234.567,89; v1.2,3; 1.23,4; 12,5")
+    [(5, 13, '1234.56'), (17, 29, '1234567.89')]
+    """
+    return [(match.start(), match.end(), match.group().replace(".", "").replace(",", "."))
+            for match in _POINTED.finditer(text)]
+
+
 _SCALE_WORD_AFTER = re.compile(r"\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
 
 
