@@ -6,7 +6,8 @@ For each input it runs, each in its own process and ``--repeat`` times (default 
 median reported): (a) a parse-only baseline (``tools.parse_only``, a module
 that imports orjson alone) that reads every line and parses every record and every JSON tool result with
 orjson, nothing else; (b) ``ground check`` with default settings, its report (the default ``full``
-format) written to a file; (c) the same with ``--jobs 2``; and ``ground check`` of an empty file, whose CPU
+format) written to a file; (c) the same with ``--jobs 2``; the same with ``--figures`` (what examining figures
+costs); and ``ground check`` of an empty file, whose CPU
 time is the start-up (b) pays whatever its input (interpreter, imports, options: on a 3 MB file about
 twice the whole of (a)), so the CPU ratio is printed split into start-up and judging. It prints
 wall time, MB/s, answers/s and peak RSS of each, and the ratio (b)/(a), which
@@ -145,6 +146,7 @@ def bench_file(path: str, repeat: int = 1, empty: str | None = None) -> list[Run
         ("parse-only", [python, "-m", "tools.parse_only", path]),
         ("ground check", [python, "-m", "grounding", "check", path]),
         ("check --jobs 2", [python, "-m", "grounding", "check", path, "--jobs", "2"]),
+        ("check --figures", [python, "-m", "grounding", "check", path, "--figures"]),  # its cost when on
     ]
     if empty is not None:
         commands.append((START_UP, [python, "-m", "grounding", "check", empty, "--allow-empty"]))

@@ -153,11 +153,14 @@ def date_offset(candidate: Candidate, judging: Judging) -> Finding | None:
 
 def _converted(candidate: Candidate, magnitude: Decimal, judging: Judging) -> str | None:
     """A number read converted into the unit the answer writes after the value (evidence/conversions.py): over
-    the numbers the answer names, then over every number read."""
-    segments, work = judging.answer.segments, judging.work
+    the numbers the answer names, then over every number read. With figures on, a figure's own unit of data
+    or time or its percent sign (``6.3 TB``, ``53.2%``) converts too."""
+    segments, work, figures = judging.answer.segments, judging.work, judging.settings.figures
     assert work is not None  # (computed asked)
     unit = next(filter(None, (conversions.unit_after(segments[o.segment], o.end) for o in candidate.occurrences)),
                 None)
+    if unit is None and figures:
+        unit = conversions.unit_written(candidate.text, figures)
     if unit is None:
         return None
     decimals = decimals_written(candidate.text)
@@ -165,9 +168,9 @@ def _converted(candidate: Candidate, magnitude: Decimal, judging: Judging) -> st
     if pool is None:
         return None
     own = pool.among(work.named)
-    formula = _conversion(magnitude, decimals, own, unit) if own.values else None
-    return formula or _conversion(magnitude, decimals, pool, unit)
+    formula = _conversion(magnitude, decimals, own, unit, figures) if own.values else None
+    return formula or _conversion(magnitude, decimals, pool, unit, figures)
 
 
-def _conversion(magnitude: Decimal, decimals: int, pool: announced.Pool, unit: str) -> str | None:
-    return family_formula(magnitude, decimals, lambda places: conversions.Converted(pool, places, unit))
+def _conversion(magnitude: Decimal, decimals: int, pool: announced.Pool, unit: str, figures: bool) -> str | None:
+    return family_formula(magnitude, decimals, lambda places: conversions.Converted(pool, places, unit, figures))

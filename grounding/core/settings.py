@@ -122,6 +122,7 @@ class Settings:
     code_tool: str | None = None  # --code-needs-execution: code in an answer needs a successful call of it
     standard_names: frozenset[str] = frozenset(STANDARD_NAMES)  # prose, not values: SHA-256, UTF-8 (§9.26)
     code_blocks: str = "examples"  # code the answer authors holds examples; "judge": judged like prose
+    figures: bool = False  # a number with a unit of measure, a percent sign or a scale word: a value at any length
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:
@@ -138,7 +139,7 @@ class Settings:
             shape = self.shape_of(value, written)
             if shape is not None:
                 return Value(value, shape, DECLARED)
-        found, with_unit = classify_plainly(value, self.min_digits)
+        found, with_unit = classify_plainly(value, self.min_digits, self.figures)
         if with_unit and found is not None and self.exempt:  # (with_unit: a number was found)
             if any(form in self.exempt for form in lookup_forms(found.value)):
                 return None

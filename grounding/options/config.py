@@ -229,4 +229,4 @@ def settings_from(options: Keyed) -> Settings:
                    rules=selection(options["select"], options["ignore"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"],
                    standard_names=standard_names(options["standard-names"], options["extend-standard-names"]),
-                   code_blocks=options["code-blocks"])
+                   code_blocks=options["code-blocks"], figures=bool(options["figures"]))

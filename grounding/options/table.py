@@ -61,6 +61,9 @@ OPTIONS: tuple[Option, ...] = (
            "REGEX", typed=_LIST),
     Option("min-digits", "int", 4, ("--min-digits",), "Digits a bare number needs to be examined [4].", "N",
            typed=int),
+    Option("figures", "bool", False, ("--figures",),
+           "Examine figures at any length: numbers with a unit of measure or a percent sign (53.2%, 6.3 TB, 120 ms) "
+           "or a scale word ($55 million), checked against read numbers and their conversions.", typed=bool),
     Option("derived", "bool", True, ("--no-derived",),
            "Do not explain values by arithmetic (sums, differences, rates) or date offsets.", param="no_derived",
            typed=bool, given="negated"),

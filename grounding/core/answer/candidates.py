@@ -11,6 +11,7 @@ from decimal import Decimal
 from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Pattern, Settings
 from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
+from grounding.core.text.figures import currency_scaled, measure_after
 from grounding.core.text.normalise import digit_count, groups_thousands, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.units import grouped_numbers, pointed_numbers, scale_word_after, scaled, writes_pointed
@@ -58,12 +59,13 @@ def read_answer(text: str, settings: Settings) -> Answer:
     words_matter = bool(settings.shapes)  # else a token without a digit is never a value (§4.1)
     min_digits = settings.min_digits
     # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
-    plain = not (settings.exempt or settings.exempt_patterns or settings.shapes)
+    plain = not (settings.exempt or settings.exempt_patterns or settings.shapes or settings.figures)
     phrases = settings.phrase_shapes
     for index, segment in enumerate(segments):
         exempt = settings.is_exempt if settings.exempt else None  # (an exempt literal is kept as written)
-        for written, value, start, end in cite(_values_written(segment, words_matter, min_digits, phrases), segment,
-                                               settings.standard_names, exempt, words_matter):
+        for written, value, start, end in cite(_values_written(segment, words_matter, min_digits, phrases,
+                                                               settings.figures),
+                                               segment, settings.standard_names, exempt, words_matter):
             known = found.get(value)
             if known is None:
                 # (with no shape declared every token holds a digit: see _values_written)
@@ -103,7 +105,7 @@ def as_shown(written: str) -> str:
 
 
 def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4,
-                    phrases: tuple[Pattern, ...] = ()) -> list[tuple[str, str, int, int]]:
+                    phrases: tuple[Pattern, ...] = (), figures: bool = False) -> list[tuple[str, str, int, int]]:
     """(as written, normalised, start, end) for each token, prose dates read whole (§9.10), and so the phrases
     a declared shape matches across words (a name).
 
@@ -116,7 +118,7 @@ def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4
     found = [(t.text, t.start, t.end) for t in tokens(segment)] if words_matter else tokens_with_digits(segment)
     if not spans:  # most answers write no prose date
         written = [(text, value, start, end) for text, start, end in found if (value := normalise_once(text))]
-        return _read_across_tokens(segment, written, min_digits)
+        return _read_across_tokens(segment, written, min_digits, figures)
     written = []
     at, emitted = 0, -1
     for text, start, end in found:
@@ -131,7 +133,7 @@ def _values_written(segment: str, words_matter: bool = True, min_digits: int = 4
         value = normalise_once(text)
         if value:
             written.append((text, value, start, end))
-    return _read_across_tokens(segment, written, min_digits)
+    return _read_across_tokens(segment, written, min_digits, figures)
 
 
 def _phrase_spans(segment: str, phrases: tuple[Pattern, ...],
@@ -147,17 +149,20 @@ def _phrase_spans(segment: str, phrases: tuple[Pattern, ...],
 
 
 def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
-                        min_digits: int) -> list[tuple[str, str, int, int]]:
-    """The values a token's next words change: a scale word (``$148.51 billion``), a meridiem (``8:00 PM``).
-    Each is told by a character test first: most answers write neither."""
+                        min_digits: int, figures: bool = False) -> list[tuple[str, str, int, int]]:
+    """The values a token's next words change: a scale word (``$148.51 billion``), a meridiem (``8:00 PM``),
+    and with figures on a unit of measure (``6.3 TB``). Each is told by a character test first: most answers
+    write neither."""
     if groups_thousands(segment):
         written = _grouped(segment, written, grouped_numbers(segment))
     if writes_pointed(segment):
         written = _grouped(segment, written, pointed_numbers(segment))
     if "." in segment:
         written = _point_grouped(written, min_digits)
-    if "illion" in segment or "housand" in segment:
-        written = _scaled_by_words(segment, written, min_digits)
+    if any(piece in segment for piece in _SCALE_WORD_PIECES):
+        written = _scaled_by_words(segment, written, min_digits, figures)
+    if figures:
+        written = _figures(segment, written)
     return _clock_times(segment, written) if ":" in segment or "h" in segment else written
 
 
@@ -185,6 +190,8 @@ def _point_grouped(written: list[tuple[str, str, int, int]], min_digits: int) ->
     the decimal reading is too short to be a value (41.2) and the grouped one is not (41200), it is a value
     as grouped, so an invented ``41.900`` is examined; judge's locale route grounds it by either reading."""
     for at, (text, value, start, end) in enumerate(written):
+        if len(text) > 9 or "." not in text:
+            continue  # (most tokens: told by two tests)
         shown = as_shown(text)
         if (len(shown) in (5, 6, 7) and _ONE_POINT_GROUP.fullmatch(shown) is not None
                 and digit_count(value) < min_digits <= len(shown) - 1):
@@ -196,21 +203,57 @@ _ONE_POINT_GROUP = re.compile(r"[1-9]\d{0,2}\.\d{3}")  # (0.500 groups nothing)
 
 
 def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
-                     min_digits: int) -> list[tuple[str, str, int, int]]:
+                     min_digits: int, figures: bool = False) -> list[tuple[str, str, int, int]]:
     """A number followed by a scale word is the number it scales to, as ``$148.51B`` is: ``$148.51 billion``
     is 148510000000, written to the ten million (its report's text keeps the word). Only a number that is a
-    value as written (min_digits): "1.5 million years" stays prose, as "1.5" is."""
+    value as written (min_digits): "1.5 million years" stays prose, as "1.5" is, unless figures are examined
+    (then any number but a piece another language's decimal comma cut: the "5" of "1,5 million")."""
     merged: list[tuple[str, str, int, int]] = []
     covered = -1
     for text, value, start, end in written:
         if start < covered:
             continue  # the scale word itself (a token only where words matter)
-        word = scale_word_after(segment, end) if is_number(value) and digit_count(value) >= min_digits else None
+        long_enough = digit_count(value) >= min_digits or (figures and not _A_PIECE.search(segment, 0, start))
+        word = scale_word_after(segment, end) if is_number(value) and long_enough else None
         if word is None:
             merged.append((text, value, start, end))
             continue
         exponent, covered = word
         merged.append((segment[start:covered], scaled(value, exponent), start, covered))
+    return merged
+
+
+# what a scale word (units.scale_word_after) writes, looked for before the pattern (a substring test: fast)
+_SCALE_WORD_PIECES = ("illion", "housand", "illon", "illiard", "lakh", "crore", "Mio", "Mrd")
+_A_PIECE = re.compile(r"\d[.,]\Z")  # what stands before a number's piece: "1," of "1,5"
+
+
+def _figures(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """With figures on, a number and the unit of measure or percent sign written after it are one value
+    whatever its length: the unit joins the value it classifies by (``6.3 TB`` is 6.3tb, ``53.2%`` 53.2pct:
+    a number glued to a unit of measure is a figure, classify_plainly); a currency amount glued to a scale
+    letter is the amount it scales to (``$55M``). Its text is as written, unit and all."""
+    merged: list[tuple[str, str, int, int]] = []
+    covered = -1
+    for text, value, start, end in written:
+        if start < covered:
+            continue  # the unit itself (a token where words matter)
+        shown = as_shown(text)
+        if not value[:1].isdigit():
+            merged.append((text, value, start, end))
+        elif (letter := currency_scaled(shown, value)) is not None:
+            merged.append((text, scaled(*letter), start, end))
+        elif not is_number(value):
+            merged.append((text, value, start, end))  # (a number glued to its unit classifies so already)
+        elif shown.endswith("%"):
+            merged.append((text, value + "pct", start, end))
+        elif (unit_end := measure_after(segment, start + len(shown))) is not None:
+            unit = segment[start + len(shown) : unit_end].strip().lower()
+            merged.append((segment[start:unit_end], value + ("pct" if unit in ("%", "percent") else unit),
+                           start, unit_end))
+            covered = unit_end
+        else:
+            merged.append((text, value, start, end))
     return merged
 
 

@@ -40,6 +40,46 @@ _FACTORS: dict[str, tuple[tuple[str, Fraction, Fraction, str], ...]] = {
 }
 
 
+# With figures on (issue 53): the units of data, time and the percent sign, and what converts into each
+_FIGURE_WORDS = {
+    "%": "%", "percent": "%", "pct": "%", "tb": "tb", "tib": "tb", "gb": "gb", "gib": "gb", "mb": "mb",
+    "mib": "mb", "kb": "kb", "kib": "kb", "ms": "ms", "s": "s", "sec": "s", "secs": "s", "second": "s",
+    "seconds": "s", "min": "min", "mins": "min", "minute": "min", "minutes": "min", "h": "h", "hr": "h",
+    "hrs": "h", "hour": "h", "hours": "h",
+}  # fmt: skip
+_K, _KI = Fraction(1000), Fraction(1024)
+_FIGURE_FACTORS: dict[str, tuple[tuple[str, Fraction, Fraction, str], ...]] = {
+    "%": (("fraction", Fraction(100), Fraction(0), "{x} * 100"),),
+    "tb": (("gb", 1 / _K, Fraction(0), "{x} GB / 1000"), ("gb", 1 / _KI, Fraction(0), "{x} GB / 1024")),
+    "gb": (("tb", _K, Fraction(0), "{x} TB * 1000"), ("tb", _KI, Fraction(0), "{x} TB * 1024"),
+           ("mb", 1 / _K, Fraction(0), "{x} MB / 1000"), ("mb", 1 / _KI, Fraction(0), "{x} MB / 1024")),
+    "mb": (("gb", _K, Fraction(0), "{x} GB * 1000"), ("gb", _KI, Fraction(0), "{x} GB * 1024"),
+           ("kb", 1 / _K, Fraction(0), "{x} KB / 1000"), ("kb", 1 / _KI, Fraction(0), "{x} KB / 1024")),
+    "kb": (("mb", _K, Fraction(0), "{x} MB * 1000"), ("mb", _KI, Fraction(0), "{x} MB * 1024")),
+    "ms": (("s", _K, Fraction(0), "{x} s * 1000"),),
+    "s": (("ms", 1 / _K, Fraction(0), "{x} ms / 1000"), ("min", Fraction(60), Fraction(0), "{x} min * 60")),
+    "min": (("s", Fraction(1, 60), Fraction(0), "{x} s / 60"), ("h", Fraction(60), Fraction(0), "{x} h * 60")),
+    "h": (("min", Fraction(1, 60), Fraction(0), "{x} min / 60"),),
+}
+_UNIT_AT_END = LazyPattern(re.compile, r"(%|[^\W\d_]+)\Z")
+
+
+def unit_written(written: str, figures: bool) -> str | None:
+    """The unit a figure's own text ends with (with figures on, a figure's text takes its unit: ``2,133
+    feet``), and, with figures on, the units of data and time and the percent sign (``6.3 TB``, ``53.2%``).
+
+    >>> unit_written("2,133 feet", True), unit_written("6.3 TB", True), unit_written("53.2%", True)
+    ('ft', 'tb', '%')
+    >>> unit_written("120ms", True), unit_written("41200", True), unit_written("6.3 TB", False)
+    ('ms', None, None)
+    """
+    match = _UNIT_AT_END.search(written)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return _WORDS.get(word) or (_FIGURE_WORDS.get(word) if figures else None)
+
+
 def unit_after(text: str, end: int) -> str | None:
     """The unit an answer writes right after a value that ends at end, or None.
 
@@ -53,11 +93,12 @@ def unit_after(text: str, end: int) -> str | None:
 
 
 class Converted:
-    """x * factor + offset for each unit that converts into the unit written, over a pool (percentages.Family)."""
+    """x * factor + offset for each unit that converts into the unit written, over a pool (percentages.Family);
+    figures: the units of data and time and the percent sign too."""
 
-    def __init__(self, pool: Pool, places: int, unit: str) -> None:
+    def __init__(self, pool: Pool, places: int, unit: str, figures: bool = False) -> None:
         self.pool, self.places = pool, places
-        self.factors = _FACTORS.get(unit, ())
+        self.factors = _FACTORS.get(unit, ()) + (_FIGURE_FACTORS.get(unit, ()) if figures else ())
 
     def _results(self) -> Iterator[tuple[tuple[int, int], str]]:
         unit = 10**self.pool.places

@@ -31,7 +31,7 @@ from grounding.core.evidence.token_readings import TokenReader, either_half
 from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import groups_thousands, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
-from grounding.core.text.units import SCALE_WORDS, grouped_numbers, pointed_numbers, scaled_numbers, writes_pointed
+from grounding.core.text.units import SCALE_WORDS, grouped_numbers, scaled_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_OWN_HALF = attrgetter("own_half")
@@ -88,19 +88,19 @@ class _Reader:
         meridiem = not distinct.isdisjoint(_MERIDIEM_TOKENS) or any(r.meridiem for r in readings)
         if readings and any(map(_HAS_OWN_HALF, readings)):
             forms.date.update(either_half(unescaped(text), readings, meridiem))
-        if meridiem or not distinct.isdisjoint(_MONTH_TOKENS) or "月" in text or "월" in text:  # (CJK dates)
+        cjk_month = not text.isascii() and ("月" in text or "월" in text)  # a date as CJK write it: 2025年3月16日
+        if meridiem or cjk_month or not distinct.isdisjoint(_MONTH_TOKENS):
             self.prose(text, meridiem)
         if not distinct.isdisjoint(SCALE_WORDS):
             self.scaled(text, operands)
-        if groups_thousands(text) or writes_pointed(text):
+        if groups_thousands(text):
             self.grouped(text, operands)
 
     def grouped(self, text: str, operands: bool = True) -> None:
-        """Numbers whose thousands a no-break space, a thin space or an apostrophe groups (``41 200``), or
-        points before a decimal comma (``1.234,56``): read whole, plainly, as an answer's are (its groups alone
-        are too short to be values, or a comma cut it)."""
-        plain = unescaped(text)
-        numbers = {spell_number(number) for _, _, number in (*grouped_numbers(plain), *pointed_numbers(plain))}
+        """Numbers whose thousands a no-break space, a thin space or an apostrophe groups (``41 200``): read
+        whole, plainly, as an answer's are (its groups alone are too short to be values). (A number pointed
+        before a decimal comma, ``1.234,56``, is one run: the token reader reads it whole.)"""
+        numbers = {spell_number(number) for _, _, number in grouped_numbers(unescaped(text))}
         self.forms.plain |= numbers
         self.forms.numbers |= numbers
         if self.typed and operands:

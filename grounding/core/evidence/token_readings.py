@@ -27,7 +27,7 @@ from grounding.core.text.normalise import (
 )
 from grounding.core.text.numeric_dates import NUMERIC_DATE_HINT, numeric_dates
 from grounding.core.text.tokens import split_run
-from grounding.core.text.units import number_with_words, split_unit
+from grounding.core.text.units import number_with_words, pointed_numbers, split_unit
 from grounding.core.text.values import classify
 
 _JOINER_RUN = re.compile(r"[_\-./:#]+")
@@ -128,6 +128,9 @@ class TokenReader:
         if "," not in run:
             return self._read_token(run)
         present = [reading for reading in map(self._read_token, split_run(run)) if reading]
+        pointed = pointed_numbers(run) if "." in run else ()
+        if pointed:  # 1.234,56: also the number it spells whole (its pieces, as before)
+            present.extend(reading for reading in map(self._read_token, (n for _, _, n in pointed)) if reading)
         if len(present) <= 1:
             return present[0] if present else None
         columns = zip(*(reading[:5] for reading in present))  # plain, unit, date, component, numbers

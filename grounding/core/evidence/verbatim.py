@@ -109,9 +109,8 @@ class Seen:
         search = self._search
         if search is None:
             notes = self.notes
-            if (notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered
-                    and _SHORT_YEAR_HINT.search(lowered) is None):
-                search = lowered  # nothing to drop or add (see _searchable), and no copy to make
+            if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
+                search = lowered  # nothing to drop (see _searchable), and no copy to make
             else:
                 search = _searchable(lowered)
             self._search = search

@@ -171,7 +171,14 @@ def pointed_numbers(text: str) -> list[tuple[int, int, str]]:
             for match in _POINTED.finditer(text)]
 
 
-_SCALE_WORD_AFTER = re.compile(r"\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+# the answer's scale words: English, and those of the languages its users write (Mio., Mrd., Millionen,
+# millones, milliards; the Indian lakh and crore), each with its power of ten
+_SCALE_WORDS_AFTER = {**SCALES, "millions": 6, "billions": 9, "mio": 6, "millionen": 6, "millones": 6,
+                      "mrd": 9, "milliarde": 9, "milliarden": 9, "milliard": 9, "milliards": 9,
+                      "lakh": 5, "lakhs": 5, "crore": 7, "crores": 7}
+_SCALE_WORD_AFTER = re.compile(
+    r"\s+(thousand|millions?|billions?|trillion|mio|millionen|millones|mrd|milliarde[n]?|milliards?|lakhs?|crores?)"
+    r"(?:\b\.?|\b)", re.IGNORECASE)
 
 
 def scale_word_after(text: str, end: int) -> tuple[int, int] | None:
@@ -180,9 +187,11 @@ def scale_word_after(text: str, end: int) -> tuple[int, int] | None:
 
     >>> scale_word_after("$148.51 billion in revenue", 7), scale_word_after("148.51 people", 6)
     ((9, 15), None)
+    >>> scale_word_after("1200 Mio. Euro", 4), scale_word_after("45 lakh rupees", 2), scale_word_after("3 Milliarden", 1)
+    ((6, 9), (5, 7), (9, 12))
     """
     match = _SCALE_WORD_AFTER.match(text, end)
-    return None if match is None else (SCALES[match.group(1).lower()], match.end())
+    return None if match is None else (_SCALE_WORDS_AFTER[match.group(1).lower()], match.end())
 
 
 # A number glued to b/bn (billions) or t/tn (trillions), as finance writes amounts: $577B, $3.17T

@@ -14,6 +14,7 @@ from enum import Enum
 from functools import lru_cache
 
 from grounding.core.text.dates import range_ends as dated_range_ends
+from grounding.core.text.figures import is_measured
 from grounding.core.text.normalise import ASCII_DIGITS, ASCII_LETTERS, digit_count, spell_number
 from grounding.core.text.units import number_with_words, scale_suffix, scaled, split_unit
 
@@ -64,9 +65,10 @@ def classify(value: str, min_digits: int) -> Value | None:
 
 
 @lru_cache(maxsize=1 << 14)
-def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
+def classify_plainly(value: str, min_digits: int, figures: bool = False) -> tuple[Value | None, bool]:
     """§4.1's tests that no option changes, memoised: answers repeat their values. Also whether the value
-    is a number read off a unit (whose exemption the caller decides)."""
+    is a number read off a unit (whose exemption the caller decides). figures: a number with a unit of
+    measure (``6.3tb``, ``53.2pct``) is a value whatever its length."""
     if not (value[:1].isdecimal() or _HAS_DIGIT.search(value)):  # a decimal first is a digit (\d), told at once
         return None, False
     if not value[0].isdigit() and value[0] != "-":
@@ -85,7 +87,7 @@ def classify_plainly(value: str, min_digits: int) -> tuple[Value | None, bool]:
         return _number(scaled(*suffixed), min_digits), False  # rounds to it (§9.3)
     number = split_unit(value)
     if number is not None:
-        found = _number(spell_number(number), min_digits)
+        found = _number(spell_number(number), 1 if figures and is_measured(value) else min_digits)
         return found, found is not None
     number = number_with_words(value)
     if number is not None:
