@@ -1,8 +1,12 @@
 """Numbers and dates as other languages write them (issue 53): what each reading grounds, what it still
 refuses, and the invention each could let through, kept flagged."""
 
+from decimal import Decimal
+
 import pytest
 from conftest import judge, unsupported, via
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grounding.core.text.date_offsets import stated_offsets
 from grounding.core.text.dates import prose_dates
@@ -223,3 +227,47 @@ def test_the_day_after_and_before_in_other_languages(answer, expected_unsupporte
 def test_offsets_in_other_languages():
     assert sorted(stated_offsets("dans 2 semaines; em 3 dias; tra 4 giorni; over 5 dagen; za 6 dni")) == [
         3, 4, 5, 6, 14]
+
+
+@pytest.mark.parametrize(
+    ("system", "answer", "expected_unsupported"),
+    [
+        ("Today's date is Monday, 2025-04-07.", "Am nächsten Freitag (2025-04-11) ist es so weit.", []),
+        ("Today's date is Monday, 2025-04-07.", "Vendredi dernier (2025-04-04).", []),
+        ("Today's date is Monday, 2025-04-07.", "El próximo viernes, 2025-04-11.", []),
+        ("Today's date is Monday, 2025-04-07.", "Próxima sexta-feira (2025-04-11).", []),
+        ("Today's date is Monday, 2025-04-07.", "Venerdì prossimo (2025-04-11).", []),
+        ("Today's date is Monday, 2025-04-07.", "Volgende vrijdag (2025-04-11).", []),
+        ("Today's date is Monday, 2025-04-07.", "W przyszły piątek (2025-04-11).", []),
+        ("Today's date is Monday, 2025-04-07.", "Järgmisel reedel (2025-04-11).", []),
+        ("Heute ist der 2025-04-07.", "Am nächsten Freitag (2025-04-11).", []),  # "today" in German
+        ("Hoy es 7 de abril de 2025.", "El próximo viernes, 2025-04-11.", []),
+        # refused: a day the phrase does not name, a weekday alone (which one?), a day named with no today
+        ("Today's date is Monday, 2025-04-07.", "Am nächsten Freitag (2025-04-12) ist es so weit.", ["2025-04-12"]),
+        ("Today's date is Monday, 2025-04-07.", "Am Freitag (2025-04-11).", ["2025-04-11"]),
+        ("Ein Termin, bitte.", "Am nächsten Freitag (2025-04-11).", ["2025-04-11"]),
+    ],
+)
+def test_a_weekday_named_from_today_in_other_languages(system, answer, expected_unsupported):
+    assert unsupported(judge(system=system, answer=answer)) == expected_unsupported
+
+
+# a read number is never accused in any of its locale spellings (property) ------------------------------
+
+def _grouped(whole: int, mark: str) -> str:
+    return f"{whole:,}".replace(",", mark)
+
+
+@given(st.integers(1000, 99_999_999), st.integers(0, 99), st.sampled_from(["€", "EUR", "CHF", "clients"]))
+def test_a_read_number_is_grounded_in_every_locale_spelling(whole, cents, after):
+    amount = Decimal(f"{whole}.{cents:02d}")
+    spellings = [
+        f"{whole:,}.{cents:02d}",  # English
+        f"{_grouped(whole, '.')},{cents:02d}",  # German, Spanish, Italian
+        f"{_grouped(whole, chr(0xA0))},{cents:02d}",  # French (no-break space)
+        f"{_grouped(whole, chr(0x202F))},{cents:02d}",  # French (narrow no-break space)
+        f"{_grouped(whole, chr(0x27))}.{cents:02d}",  # Swiss
+    ]
+    for spelled in spellings:
+        verdict = judge({"amount": float(amount) if cents else whole}, answer=f"Total: {spelled} {after}.")
+        assert unsupported(verdict) == [], spelled

@@ -23,7 +23,37 @@ _PHRASE = LazyPattern(
     r"\s*(?P<period>week|month))\b",
     re.IGNORECASE,
 )
-_TODAY = LazyPattern(re.compile, r"\b(?:today|current\s+(?:date|time))\b", re.IGNORECASE)
+# "next Friday" as the answer's other languages write it (German, French, Spanish, Portuguese, Italian,
+# Dutch, Polish, Estonian): which (next, last, this) before or after the day's name, read as the English phrase
+_OTHER_DAYS = {
+    "monday": "montag lundi lunes segunda-feira segunda lunedì lunedi maandag poniedziałek esmaspäeval esmaspäev",
+    "tuesday": "dienstag mardi martes terça-feira terça martedì martedi dinsdag wtorek teisipäeval teisipäev",
+    "wednesday": "mittwoch mercredi miércoles miercoles quarta-feira quarta mercoledì mercoledi woensdag środa środę "
+                 "kolmapäeval kolmapäev",
+    "thursday": "donnerstag jeudi jueves quinta-feira quinta giovedì giovedi donderdag czwartek neljapäeval neljapäev",
+    "friday": "freitag vendredi viernes sexta-feira sexta venerdì venerdi vrijdag piątek reedel reede",
+    "saturday": "samstag sonnabend samedi sábado sabado sabato zaterdag sobota sobotę laupäeval laupäev",
+    "sunday": "sonntag dimanche domingo domenica zondag niedziela niedzielę pühapäeval pühapäev",
+}
+_OTHER_WHICH = {
+    "next": "nächste nächsten nächster nächstes kommende kommenden kommender prochain prochaine próximo próxima "
+            "proximo proxima prossimo prossima volgende przyszły przyszłą przyszłym następny następną järgmisel järgmine",
+    "last": "letzte letzten letzter vergangene vergangenen vergangener dernier dernière pasado pasada passado "
+            "passada scorso scorsa vorige afgelopen zeszły zeszłą ubiegły ubiegłą eelmisel eelmine möödunud",
+    "this": "diese diesen dieser ce cette este esta questo questa deze ten tę",
+}
+_DAY_IN_ENGLISH = {name: day for day, names in _OTHER_DAYS.items() for name in names.split()}
+_WHICH_IN_ENGLISH = {word: which for which, words in _OTHER_WHICH.items() for word in words.split()}
+_OTHER_PHRASE = LazyPattern(
+    lambda days, which: re.compile(
+        rf"(?<!\w)(?:(?P<which>{which})\s+(?P<day>{days})|(?P<day2>{days})\s+(?P<which2>{which}))(?!\w)", re.IGNORECASE),
+    "|".join(sorted(map(re.escape, _DAY_IN_ENGLISH), key=len, reverse=True)),
+    "|".join(sorted(map(re.escape, _WHICH_IN_ENGLISH), key=len, reverse=True)),
+)
+# "today" in English and in the answer's other languages (heute, aujourd'hui, hoy, hoje, oggi, vandaag, dziś,
+# täna): a date written just after it is the current date
+_TODAY = LazyPattern(re.compile, r"\b(?:today|current\s+(?:date|time)|heute|heutige[snr]?\s+datum|aujourd'hui|"
+                                 r"hoy|hoje|oggi|vandaag|dzisiaj|dziś|täna)(?!\w)", re.IGNORECASE)
 _REACH = 60  # characters after "today" its date may be written in ("Today's date is Monday, 2025-03-10")
 Phrase = tuple[str, str]  # ("last", "friday"), ("start", "this month"): a phrase's reading, lower case
 
@@ -33,6 +63,8 @@ def phrases_in(text: str) -> set[Phrase]:
 
     >>> sorted(phrases_in("Last Friday, and from the start of this month to the end of last week"))
     [('end', 'last week'), ('last', 'friday'), ('start', 'this month')]
+    >>> sorted(phrases_in("nächsten Freitag; vendredi dernier; el próximo lunes; w przyszły piątek; deze zondag"))
+    [('last', 'friday'), ('next', 'friday'), ('next', 'monday'), ('this', 'sunday')]
     """
     found = set()
     for match in _PHRASE.finditer(text):
@@ -43,6 +75,9 @@ def phrases_in(text: str) -> set[Phrase]:
             when = (match.group("when") or "this").lower()
             when = {"current": "this", "previous": "last"}.get(when, when)
             found.add((edge, f"{when} {match.group('period').lower()}"))
+    for match in _OTHER_PHRASE.finditer(text):
+        which, day = match.group("which") or match.group("which2"), match.group("day") or match.group("day2")
+        found.add((_WHICH_IN_ENGLISH[which.lower()], _DAY_IN_ENGLISH[day.lower()]))
     return found
 
 
@@ -54,6 +89,8 @@ def todays_in(text: str) -> set[str]:
     ['2025-03-10']
     >>> sorted(todays_in("The current date is March 3, 2025.")), todays_in("Now book 2025-04-01.")
     (['2025-03-03'], set())
+    >>> sorted(todays_in("Heute ist Montag, der 2025-04-07.")), sorted(todays_in("Hoy es 7 de abril de 2025."))
+    (['2025-04-07'], ['2025-04-07'])
     """
     found: set[str] = set()
     for match in _TODAY.finditer(text):
