@@ -94,6 +94,8 @@ _PROSE_DATE = LazyPattern(
     rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>\L<month>)\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
     # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
     rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>\L<other>)(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+    # ... and German's months spelled as English's, with their year: "7. April 2025" is a date, not an item
+    rf"|(?P<day4>\d{{1,2}})\.\s+(?P<month4>\L<english>)\s+(?P<year>(?:19|20)\d{{2}})(?!\p{{Nd}})"
     rf")(?![\p{{L}}\p{{Nd}}])"
 )
 
@@ -335,6 +337,8 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
     ['2024-05-26', '03-14']
     >>> [d.iso or d.month_day for d in prose_dates("Sonntag, 16. März 2025; 24 de junho de 2024; le 3 août")]
     ['2025-03-16', '2024-06-24', '08-03']
+    >>> [d.iso or d.month_day for d in prose_dates("am 7. April 2025; 1. January; 2. August")]
+    ['2025-04-07']
     >>> [d.iso or d.month_day for d in prose_dates("发货 2025年3月16日，3月18日到；2025년 3월 16일; ２０２５年３月１６日")]
     ['2025-03-16', '03-18', '2025-03-16', '2025-03-16']
     """
@@ -361,8 +365,8 @@ def _named_month_dates(text: str) -> Iterator[ProseDate]:
             word.lower() in OTHER_MONTHS for word in _WORD_AFTER_A_DAY.findall(text)):
         return  # rules out most texts faster than the pattern can
     for match in _PROSE_DATE.finditer(text):
-        month_name = match.group("month") or match.group("month2") or match.group("month3")
-        day = int(match.group("day") or match.group("day2") or match.group("day3"))
+        month_name = match.group("month") or match.group("month2") or match.group("month3") or match.group("month4")
+        day = int(match.group("day") or match.group("day2") or match.group("day3") or match.group("day4"))
         month = MONTHS[month_name.lower()]
         if not in_calendar(month, day):
             continue
