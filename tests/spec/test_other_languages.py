@@ -215,8 +215,21 @@ def test_a_tool_result_writes_a_decimal_comma_after_point_groups():
         ("Übermorgen, am 2025-04-09.", []),
         ("Gestern, am 2025-04-06.", []),
         ("In 3 Tagen, am 2025-04-10.", []),
+        ("Avant-hier (2025-04-05).", []),
+        ("In einer Woche, am 2025-04-14.", []),  # a number in words
+        ("Vor 3 Tagen (2025-04-04).", []),  # N days ago, the word before the number ...
+        ("Il y a deux jours (2025-04-05).", []),
+        ("Hace 3 días (2025-04-04).", []),
+        ("Há 3 dias (2025-04-04).", []),
+        ("3 giorni fa (2025-04-04).", []),  # ... or after the days
+        ("3 dagen geleden (2025-04-04).", []),
+        ("3 dni temu (2025-04-04).", []),
+        ("3 päeva tagasi (2025-04-04).", []),
+        ("3 päeva pärast (2025-04-10).", []),  # Estonian: N days on
         # refused: the date the word does not name, and greetings and "here" that are no day at all
         ("Demain (2025-04-09).", ["2025-04-09"]),
+        ("Vor 3 Tagen (2025-04-03).", ["2025-04-03"]),
+        ("Il y a 3 jours (2025-04-10).", ["2025-04-10"]),  # ago is back, never on
         ("Guten Morgen! Ihr Termin: 2025-04-08.", ["2025-04-08"]),
         ("Por la mañana: 2025-04-08.", ["2025-04-08"]),
         ("Hier ist Ihr Termin: 2025-04-06.", ["2025-04-06"]),

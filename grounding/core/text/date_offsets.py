@@ -21,6 +21,12 @@ _NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "thirty": 30,
 }  # fmt: skip
+# one to three in the other languages ("in einer Woche", "il y a deux jours", "tra tre giorni")
+_OTHER_NUMBER_WORDS = {
+    **{word: 1 for word in "ein eine einer einem einen une un una uno uma um een jeden jedną jedna üks ühe".split()},
+    **{word: 2 for word in "zwei deux dos dois due twee dwa dwie kaks kahe".split()},
+    **{word: 3 for word in "drei trois tres três tre drie trzy kolm kolme".split()},
+}
 _N = r"(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|thirty)"
 _DAYS_WEEKS = r"(?P<unit>days?|weeks?)"
 _ENGLISH_OFFSETS = LazyPattern(
@@ -47,14 +53,19 @@ _OTHER = {
               "|ülehomme"),
     "previous2": r"vorgestern|avant-hier|anteayer|anteontem|l'altro\s+ieri|eergisteren|przedwczoraj|üleeile",
 }
+_OTHER_N = r"(?P<n>\d{1,3}|" + "|".join(sorted(_OTHER_NUMBER_WORDS, key=len, reverse=True)) + ")"
 _OTHER_OFFSETS = LazyPattern(
     regex.compile,
     r"\b(?:" + "|".join(f"(?P<{name}>{words})" for name, words in _OTHER.items())
-    + rf"|(?:in|dans|en|em|tra|fra|over|za|binnen|innerhalb\s+von)\s+{_N}\s+{_OTHER_UNIT})\b",
+    + rf"|(?:in|dans|en|em|tra|fra|over|za|binnen|innerhalb\s+von)\s+{_OTHER_N}\s+{_OTHER_UNIT}"
+    # "N days ago": before the number (vor, il y a, hace, há) or after the days (fa, geleden, temu, tagasi);
+    # Estonian's "N days on" after them (pärast)
+    + rf"|(?P<back>vor|il\s+y\s+a|hace|há)\s+{_OTHER_N}\s+{_OTHER_UNIT}"
+    + rf"|{_OTHER_N}\s+{_OTHER_UNIT}\s+(?:(?P<back2>fa|geleden|temu|tagasi)|pärast))\b",
     regex.IGNORECASE,
 )
 # one of these is in every offset _OTHER_OFFSETS reads (lower case)
-_OTHER_WORDS = ("morgen", "demain", "mañana", "amanhã", "domani", "jutro", "gestern", "ayer", "ontem", "ieri",
+_OTHER_WORDS = ("morgen", "demain", "mañana", "amanhã", "domani", "jutro", "gestern", "ayer", "ontem", "ieri", "hier",
                 "gisteren", "wczoraj", "eile", "ülehomme", "üleeile", "pojutrze", "anteayer", "anteontem", "tag",
                 "jour", "día", "dia", "giorn", "dag", "dni", "dzień", "päev", "woche", "semaine", "semana",
                 "settiman", "weken", "tydzień", "tygodni", "nädal")
@@ -70,6 +81,8 @@ def stated_offsets(text: str) -> set[int]:
     ([-1, 1], set())
     >>> sorted(stated_offsets("Morgen (2025-04-08); demain; übermorgen; gestern; in 3 Tagen; dans 2 semaines"))
     [-1, 1, 2, 3, 14]
+    >>> sorted(stated_offsets("vor 3 Tagen; il y a deux jours; 4 giorni fa; in einer Woche; 5 päeva pärast"))
+    [-4, -3, -2, 5, 7]
     """
     found = set()
     lowered = text.lower()  # most texts state no offset: one pass for each word, in C, rules them out
@@ -86,11 +99,13 @@ def stated_offsets(text: str) -> set[int]:
         else:
             n = match.group("n").lower()
             unit = match.group("unit").lower()
-            days = (_NUMBER_WORDS[n] if n in _NUMBER_WORDS else int(n)) * (7 if unit in _WEEKS else 1)
+            count = _NUMBER_WORDS.get(n) or _OTHER_NUMBER_WORDS.get(n) or int(n)
+            days = count * (7 if unit in _WEEKS else 1)
             if named.get("by"):
                 found.update((days, -days))  # "delay it by one day", "move it back by a week": either way
             else:
-                found.add(-days if (named.get("direction") or "").lower() in _BACKWARDS else days)
+                backwards = (named.get("direction") or "").lower() in _BACKWARDS or named.get("back") or named.get("back2")
+                found.add(-days if backwards else days)
     found.discard(0)
     return found
 
