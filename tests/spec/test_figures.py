@@ -72,6 +72,9 @@ def test_a_count_of_things_and_a_bare_number_stay_under_the_digit_bar():
     assert flagged(days, "182 visits from social media.", grounding.Options(figures=True, min_digits=3)) == ["182"]
 
 
-def test_a_piece_a_decimal_comma_cut_is_no_figure():
-    # "1,5 Millionen" is 1.5 million; its "5" alone scaled would be five million
-    assert judged({"x": 1}, "Die Felsen sind 1,5 Millionen Jahre alt.").candidates == 0
+def test_a_number_a_decimal_comma_cut_is_read_whole_before_a_scale_word():
+    # "1,5 Millionen" is 1.5 million, written to the hundred thousand; its "5" alone is not five million
+    assert flagged({"age": 1500000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == []
+    assert flagged({"age": 1540000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == []  # rounded
+    assert flagged({"age": 1700000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == ["1,5 Millionen"]
+    assert flagged({"age": 5000000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == ["1,5 Millionen"]

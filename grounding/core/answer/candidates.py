@@ -206,14 +206,22 @@ def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
                      min_digits: int, figures: bool = False) -> list[tuple[str, str, int, int]]:
     """A number followed by a scale word is the number it scales to, as ``$148.51B`` is: ``$148.51 billion``
     is 148510000000, written to the ten million (its report's text keeps the word). Only a number that is a
-    value as written (min_digits): "1.5 million years" stays prose, as "1.5" is, unless figures are examined
-    (then any number but a piece another language's decimal comma cut: the "5" of "1,5 million")."""
+    value as written (min_digits): "1.5 million years" stays prose, as "1.5" is, unless figures are examined:
+    then any number, and one a decimal comma cut is read whole ("1,5 Millionen" is 1.5 million)."""
     merged: list[tuple[str, str, int, int]] = []
     covered = -1
     for text, value, start, end in written:
         if start < covered:
             continue  # the scale word itself (a token only where words matter)
-        long_enough = digit_count(value) >= min_digits or (figures and not _A_PIECE.search(segment, 0, start))
+        piece = start >= 2 and segment[start - 1] in ".," and segment[start - 2].isdigit()  # the 5 of 1,5
+        if piece and figures and merged and merged[-1][3] == start - 1 and segment[start - 1] == ",":
+            before = merged[-1]
+            word = scale_word_after(segment, end) if value.isdigit() and before[1].isdigit() else None
+            if word is not None:  # a decimal comma: the number before it and this piece are one
+                exponent, covered = word
+                merged[-1] = (segment[before[2]:covered], scaled(f"{before[1]}.{value}", exponent), before[2], covered)
+                continue
+        long_enough = digit_count(value) >= min_digits or (figures and not piece)
         word = scale_word_after(segment, end) if is_number(value) and long_enough else None
         if word is None:
             merged.append((text, value, start, end))
@@ -225,7 +233,6 @@ def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
 
 # what a scale word (units.scale_word_after) writes, looked for before the pattern (a substring test: fast)
 _SCALE_WORD_PIECES = ("illion", "housand", "illon", "illiard", "lakh", "crore", "Mio", "Mrd")
-_A_PIECE = re.compile(r"\d[.,]\Z")  # what stands before a number's piece: "1," of "1,5"
 
 
 def _figures(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
