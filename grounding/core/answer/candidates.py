@@ -188,7 +188,8 @@ def _grouped(segment: str, written: list[tuple[str, str, int, int]],
 def _point_grouped(written: list[tuple[str, str, int, int]], min_digits: int) -> list[tuple[str, str, int, int]]:
     """``41.200``: a point that may group the thousands (German, Spanish) or mark decimals (English). Where
     the decimal reading is too short to be a value (41.2) and the grouped one is not (41200), it is a value
-    as grouped, so an invented ``41.900`` is examined; judge's locale route grounds it by either reading."""
+    as grouped, so an invented ``41.900`` is examined; either reading grounds it (41200 plainly, 41.2 by the
+    verbatim route: the token as written)."""
     for at, (text, value, start, end) in enumerate(written):
         if len(text) > 9 or "." not in text:
             continue  # (most tokens: told by two tests)
