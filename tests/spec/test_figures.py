@@ -45,6 +45,7 @@ def test_a_percentage_and_a_size_are_examined_and_a_difference_read_derives_one(
         ({"took_s": 1.2}, "It took 1200 ms."),  # a unit of time converted
         ({"latency_ms": 120}, "Latency is 120 ms."),
         ({"height_m": 650}, "It stands at 650 m (about 2,133 feet)."),  # a conversion with its unit in its text
+        ({"var_pct": 1.57}, "VaR: 1,57 % al día."),  # a decimal comma before the percent sign: one number
     ],
 )
 def test_a_figure_read_converted_or_rounded_is_grounded(evidence, answer):
@@ -59,6 +60,7 @@ def test_a_figure_read_converted_or_rounded_is_grounded(evidence, answer):
         ({"revenue": 5000000}, "Umsatz: 7 Mio. Euro.", ["7 Mio"]),
         ({"latency_ms": 120}, "Latency is 120 ms and 45% CPU.", ["45%"]),
         ({"share": 0.532}, "It is 53.9% used.", ["53.9%"]),  # a read fraction with a digit changed
+        ({"var_pct": 1.57}, "VaR: 1,67 % al día.", ["1,67 %"]),  # (its piece "67 %" was a figure of its own)
     ],
 )
 def test_an_invented_figure_is_flagged_as_written(evidence, answer, reported):

@@ -215,13 +215,11 @@ def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
         if start < covered:
             continue  # the scale word itself (a token only where words matter)
         piece = start >= 2 and segment[start - 1] in ".," and segment[start - 2].isdigit()  # the 5 of 1,5
-        if piece and figures and merged and merged[-1][3] == start - 1 and segment[start - 1] == ",":
-            before = merged[-1]
-            word = scale_word_after(segment, end) if value.isdigit() and before[1].isdigit() else None
-            if word is not None:  # a decimal comma: the number before it and this piece are one
-                exponent, covered = word
-                merged[-1] = (segment[before[2]:covered], scaled(f"{before[1]}.{value}", exponent), before[2], covered)
-                continue
+        whole = _decimal_comma(segment, merged, start, value) if piece and figures else None
+        if whole is not None and (word := scale_word_after(segment, end)) is not None:
+            exponent, covered = word  # one number: 1,5 Millionen
+            merged[-1] = (segment[whole[0]:covered], scaled(whole[1], exponent), whole[0], covered)
+            continue
         long_enough = digit_count(value) >= min_digits or (figures and not piece)
         word = scale_word_after(segment, end) if is_number(value) and long_enough else None
         if word is None:
@@ -246,8 +244,13 @@ def _figures(segment: str, written: list[tuple[str, str, int, int]]) -> list[tup
     for text, value, start, end in written:
         if start < covered:
             continue  # the unit itself (a token where words matter)
+        whole = _decimal_comma(segment, merged, start, value)
+        if whole is not None:  # 1,57 %: the number before the comma and this piece are one
+            merged.pop()
+            start, value = whole
+            text = segment[start:end]
         shown = as_shown(text)
-        if not value[:1].isdigit():
+        if not value[:1].isdigit() and not (value[:1] == "-" and value[1:2].isdigit()):
             merged.append((text, value, start, end))
         elif (letter := currency_scaled(shown, value)) is not None:
             merged.append((text, scaled(*letter), start, end))
@@ -263,6 +266,19 @@ def _figures(segment: str, written: list[tuple[str, str, int, int]]) -> list[tup
         else:
             merged.append((text, value, start, end))
     return merged
+
+
+def _decimal_comma(segment: str, merged: list[tuple[str, str, int, int]], start: int,
+                   value: str) -> tuple[int, str] | None:
+    """(where it begins, its value) of the number a decimal comma cut, when value is the piece after the
+    comma and the number before it was the last merged (``1,57 %`` is 1.57, ``1,5 Millionen`` 1.5 million);
+    None for anything else (two digits at most after it: ``1,500`` is one token, English's grouping)."""
+    if not (start >= 2 and segment[start - 1] == "," and merged and merged[-1][3] == start - 1):
+        return None
+    before = merged[-1][1]
+    if value.isdigit() and len(value) <= 2 and before.lstrip("-").isdigit():
+        return merged[-1][2], f"{before}.{value}"
+    return None
 
 
 def _clock_times(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
