@@ -90,7 +90,15 @@ SCRIPT = """
   }
   // a link to the page may carry its filters: report.html#status=flagged&rule=GR001
   var given = new URLSearchParams(location.hash.slice(1));
-  names.forEach(function (name) { if (given.has(name)) { form.elements[name].value = given.get(name); } });
+  names.forEach(function (name) {
+    var control = form.elements[name], value = given.get(name);
+    if (value === null) { return; }
+    if (control.tagName === "SELECT" && !Array.prototype.some.call(control.options, function (o) {
+      return o.value === value; })) {
+      control.add(new Option(value, value));  // none of its kind in this report: shown so, with 0 answers
+    }
+    control.value = value;
+  });
   form.addEventListener("input", apply);
   form.addEventListener("submit", function (event) { event.preventDefault(); });
   apply();

@@ -189,6 +189,10 @@ def test_in_chromium_a_real_report_opens_on_its_flagged_answers_rendered(tmp_pat
     by_conversation = _parsed(_browse(report, "--dump-dom", fragment=f"#conversation={one.replace('#', '%23')}").stdout)
     shown = [a["data-conversation"] for tag, a in by_conversation.tags if tag == "details" and "hidden" not in a]
     assert shown == [one] * len(shown) and shown
+    # a link's filter that no answer of this report has shows none, and says so (not every answer, unsaid)
+    none = _browse(_report(tmp_path, REPO / "fixtures" / "absence.jsonl", name="absence.html"), "--dump-dom",
+                   fragment="#rule=GR999").stdout
+    assert "0 of " in none and '<option value="GR999">GR999</option>' in none
     shot = tmp_path / "flagged.png"
     taken = _browse(report, "--hide-scrollbars", "--window-size=1280,1800", f"--screenshot={shot}",
                     fragment="#rule=GR001")
