@@ -89,6 +89,32 @@ def test_a_plain_space_and_an_apostrophe_in_words_join_nothing():
     assert judge({"rooms": [101, 202]}, answer="It's 5 o'clock; the '90s.").candidates == 0
 
 
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ({"sales": 41200}, "Il y a 41 200 € de ventes.", []),  # a currency sign says it is one number
+        ({"sales": 1234.56}, "Total : 1 234,56 €.", []),
+        ({"sales": 12500}, "Kwota: € 12 500.", []),  # (before it, too)
+        ({"share": 95000}, "Soit 95 000 % de plus.", []),
+        ("Ventes : 41 200 €", "Sales were $41,200.", []),  # a tool's text so written, read whole
+        ("Ventes : 41 200 €", "Il y a 41 200 € de ventes.", []),
+        # refused: another figure so written, examined (its groups alone were too short to be values)
+        ({"sales": 41200}, "Il y a 41 900 € de ventes.", ["41900"]),
+        ({"sales": 1234.56}, "Total : 1 234,57 €.", ["1234.57"]),
+        ({"sales": 41200}, "Il y a 41 200 500 € de ventes.", ["41200500"]),  # a read number, a group added
+    ],
+)
+def test_plain_spaces_group_thousands_where_a_currency_or_percent_sign_says_so(evidence, answer,
+                                                                               expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
+
+
+def test_without_such_a_sign_plain_spaces_still_part_numbers():
+    assert judge({"n": 2602}, answer="Population: 2 602.").candidates == 0  # (no sign: not examined)
+    assert judge({"n": 1}, answer="In 2024 41 900 € sales.").candidates == 1  # 2024 stands apart, 41 900 €?
+    assert unsupported(judge({"n": 2024}, answer="In 2024 41 900 € sales.")) == []
+
+
 # dates in words of other languages: read whole, on both sides ------------------------------------------
 
 

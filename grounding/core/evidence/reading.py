@@ -31,7 +31,7 @@ from grounding.core.evidence.token_readings import TokenReader, either_half
 from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import groups_thousands, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
-from grounding.core.text.units import SCALE_WORDS, grouped_numbers, scaled_numbers
+from grounding.core.text.units import SCALE_WORDS, grouped_numbers, may_write_spaced, scaled_numbers, spaced_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_OWN_HALF = attrgetter("own_half")
@@ -93,14 +93,18 @@ class _Reader:
             self.prose(text, meridiem)
         if not distinct.isdisjoint(SCALE_WORDS):
             self.scaled(text, operands)
-        if groups_thousands(text):
+        if groups_thousands(text) or may_write_spaced(text):
             self.grouped(text, operands)
 
     def grouped(self, text: str, operands: bool = True) -> None:
-        """Numbers whose thousands a no-break space, a thin space or an apostrophe groups (``41 200``): read
-        whole, plainly, as an answer's are (its groups alone are too short to be values). (A number pointed
-        before a decimal comma, ``1.234,56``, is one run: the token reader reads it whole.)"""
-        numbers = {spell_number(number) for _, _, number in grouped_numbers(unescaped(text))}
+        """Numbers whose thousands a no-break space, a thin space or an apostrophe groups (``41 200``), or
+        plain spaces where a currency or percent sign says it is one number (``41 900 €``): read whole,
+        plainly, as an answer's are (its groups alone are too short to be values). (A number pointed before a
+        decimal comma, ``1.234,56``, is one run: the token reader reads it whole.)"""
+        plain = unescaped(text)
+        numbers = {spell_number(number) for _, _, number in (*grouped_numbers(plain), *spaced_numbers(plain))}
+        if not numbers:
+            return
         self.forms.plain |= numbers
         self.forms.numbers |= numbers
         if self.typed and operands:

@@ -20,7 +20,7 @@ from grounding.core.text.dates import MONTHS
 from grounding.core.text.normalise import fold_digits, without_group_marks
 from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
-from grounding.core.text.units import pointed_numbers, writes_pointed
+from grounding.core.text.units import may_write_spaced, pointed_numbers, spaced_numbers, writes_pointed
 
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
 _KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
@@ -109,8 +109,9 @@ class Seen:
         search = self._search
         if search is None:
             notes = self.notes
-            if notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered:
-                search = lowered  # nothing to drop (see _searchable), and no copy to make
+            if (notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered
+                    and "%" not in lowered):
+                search = lowered  # nothing to drop or add (see _searchable), and no copy to make
             else:
                 search = _searchable(lowered)
             self._search = search
@@ -337,6 +338,8 @@ def _searchable(lowered: str) -> str:
     searchable = _dropped(folded)
     if writes_pointed(folded):  # a number pointed as German writes it (1.234,56) is read as 1234.56
         searchable += "\n" + "\n".join(number for _, _, number in pointed_numbers(folded))
+    if may_write_spaced(folded):  # ... and one spaced as French writes it (41 900 €) as 41900
+        searchable += "\n" + "\n".join(number for _, _, number in spaced_numbers(folded))
     if _SHORT_YEAR_HINT.search(folded):  # 24/06/24 is read as 2024-06-24: a question about it asks for 2024
         searchable += "\n" + "\n".join(iso for date in _SHORT_YEAR_DATE.findall(folded)
                                         for iso in numeric_dates(date, two_digit_year=True))

@@ -24,6 +24,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(
 _UNGROUPED_NUMBER = re.compile(r"[-+]?\d++(?:\.\d++)?+")
 _NON_ASCII_DIGIT = regex.compile(r"[^\x00-\x7f]")
 _DIGIT = re.compile(r"\d")
+_SPACED_NUMBER = re.compile(r"\D{0,3}\d{1,3}(?: \d{3})+(?:,\d+)?\s?\D{0,3}")  # a value's text: 1 234,56 €
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])")  # the comma of 1,5 and of €12,50
 _WRITTEN_NUMBER = regex.compile(r"\d(?:[\d,]*)(?:\.(\d+))?")  # its decimals: see decimals_written
 _SIGNS = ("-", "+")
@@ -208,12 +209,16 @@ def decimals_written(text: str) -> int:
     [2, 3, 0, -8, -7]
     >>> decimals_written("41\u202f200,60"), decimals_written("1'234.5"), decimals_written("1,5 Millionen")
     (2, 1, -5)
+    >>> decimals_written("1 234,56 €"), decimals_written("1 234,57"), decimals_written("41 900")
+    (2, 2, 0)
     """
     folded = fold_digits(text)
     if groups_thousands(folded):  # 41 200,60 (U+202F): its groups joined, its comma the point
         folded = without_group_marks(folded).replace(",", ".")
     elif writes_pointed(folded) and pointed_numbers(folded):  # 1.234,56: its comma the point
         folded = folded.replace(".", "").replace(",", ".")
+    elif _SPACED_NUMBER.fullmatch(folded):  # 1 234,56 (€): a candidate spaced so is one number
+        folded = folded.replace(" ", "").replace(",", ".")
     elif "," in folded and "." not in folded:  # 1,5 Millionen: a comma before one or two digits is a point
         folded = _DECIMAL_COMMA.sub(r"\1.\2", folded, count=1)
     match = _WRITTEN_NUMBER.search(folded)

@@ -176,6 +176,32 @@ def pointed_numbers(text: str) -> list[tuple[int, int, str]]:
 _SCALE_WORDS_AFTER = {**SCALES, "millions": 6, "billions": 9, "mio": 6, "millionen": 6, "millones": 6,
                       "mrd": 9, "milliarde": 9, "milliarden": 9, "milliard": 9, "milliards": 9,
                       "lakh": 5, "lakhs": 5, "crore": 7, "crores": 7}
+# A number whose thousands plain spaces group (French, Polish, Estonian, Swedish write "41 900 €"), read only
+# where money or a percentage says it is one number: a currency sign after it or before it, or a percent
+# sign after it. "rooms 101 202" and "in 2024 41 orders" are numbers side by side: no such sign around them.
+_SPACED = re.compile(
+    r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3})+(?:,\d{1,2})?(?![\d]|[.,]\d)(?=[ \u00a0]?[€£¥₹₽₩%$])"
+    r"|(?<=[€£¥₹₽₩$] )\d{1,3}(?: \d{3})+(?:,\d{1,2})?(?![\d]|[.,]\d| \d)"
+)
+
+
+def may_write_spaced(text: str) -> bool:
+    """text may write a number whose thousands plain spaces group: each sign that says so is not ASCII but
+    the percent and dollar signs (three tests in C, where most texts hold none)."""
+    return not text.isascii() or "%" in text or "$" in text
+
+
+def spaced_numbers(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each number text writes with plain spaces grouping its thousands where money or
+    a percentage is said around it, the number spelled plainly.
+
+    >>> spaced_numbers("41 900 €, 1 234,56 €, € 12 500, 95 000 %, $ 1 200, rooms 101 202, in 2024 41 900 €")
+    [(0, 6, '41900'), (10, 18, '1234.56'), (24, 30, '12500'), (32, 38, '95000'), (44, 49, '1200')]
+    """
+    return [(match.start(), match.end(), match.group().replace(" ", "").replace(",", "."))
+            for match in _SPACED.finditer(text)]
+
+
 _SCALE_WORD_AFTER = re.compile(
     r"\s+(thousand|millions?|billions?|trillion|mio|millionen|millones|mrd|milliarde[n]?|milliards?|lakhs?|crores?)"
     r"(?:\b\.?|\b)", re.IGNORECASE)
