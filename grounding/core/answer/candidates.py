@@ -167,9 +167,9 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
         written = _grouped(segment, written, pointed_numbers(segment))
     if may_write_spaced(segment):
         written = _grouped(segment, written, spaced_numbers(segment))
-    if "." in segment:
+    if "." in segment and _POINT_THEN_GROUP.search(segment) is not None:
         written = _point_grouped(written, min_digits)
-    if any(piece in segment for piece in _SCALE_WORD_PIECES):
+    if _may_scale(segment):
         written = _scaled_by_words(segment, written, min_digits, figures)
     if figures:
         written = _figures(segment, written)
@@ -241,8 +241,13 @@ def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
     return merged
 
 
-# what a scale word (units.scale_word_after) writes, looked for before the pattern (a substring test: fast)
-_SCALE_WORD_PIECES = ("illion", "housand", "illon", "illiard", "lakh", "crore", "Mio", "Mrd")
+def _may_scale(segment: str) -> bool:
+    """segment may write a scale word (units.scale_word_after): substring tests in C, before the pattern."""
+    return ("illi" in segment or "housand" in segment or "illon" in segment or "lakh" in segment
+            or "crore" in segment or "Mio" in segment or "Mrd" in segment)
+
+
+_POINT_THEN_GROUP = re.compile(r"\.\d\d\d(?!\d)")  # what a point grouping thousands writes (by its literal)
 
 
 def _figures(segment: str, written: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:

@@ -103,7 +103,8 @@ class EvidenceIndex:
         self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
         self._said.see(seen)
-        self.phrases.see(source)
+        if self.phrases.keep:
+            self.phrases.see(source)
 
     def add(self, forms: Forms) -> None:
         """Add forms read elsewhere, after every piece seen so far."""

@@ -23,9 +23,7 @@ class Phrases:
         self.texts: list[str] = []
 
     def see(self, source: Examined | str) -> None:
-        """A tool result examined, or a user's or system text."""
-        if not self.keep:
-            return
+        """A tool result examined, or a user's or system text (asked only when keep)."""
         text = source if isinstance(source, str) else source.text
         self.texts.append(text)
         if "\\" in text and not isinstance(source, str):  # a JSON text may escape its strings' words (Jos\u00e9)

@@ -102,7 +102,9 @@ class _Reader:
         plainly, as an answer's are (its groups alone are too short to be values). (A number pointed before a
         decimal comma, ``1.234,56``, is one run: the token reader reads it whole.)"""
         plain = unescaped(text)
-        numbers = {spell_number(number) for _, _, number in (*grouped_numbers(plain), *spaced_numbers(plain))}
+        written = (grouped_numbers(plain) if groups_thousands(plain) else []) + (
+            spaced_numbers(plain) if may_write_spaced(plain) else [])
+        numbers = {spell_number(number) for _, _, number in written}
         if not numbers:
             return
         self.forms.plain |= numbers

@@ -110,7 +110,7 @@ class Seen:
         if search is None:
             notes = self.notes
             if (notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered
-                    and "%" not in lowered):
+                    and not may_write_spaced(lowered)):
                 search = lowered  # nothing to drop or add (see _searchable), and no copy to make
             else:
                 search = _searchable(lowered)

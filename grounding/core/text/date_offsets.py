@@ -65,7 +65,7 @@ _OTHER_OFFSETS = LazyPattern(
     regex.IGNORECASE,
 )
 # one of these is in every offset _OTHER_OFFSETS reads (lower case)
-_OTHER_WORDS = ("morgen", "demain", "mañana", "amanhã", "domani", "jutro", "gestern", "ayer", "ontem", "ieri", "hier",
+_OTHER_WORDS = ("morgen", "demain", "mañana", "amanhã", "domani", "jutro", "gestern", "ayer", "ontem", "ieri", "avant-hier",
                 "gisteren", "wczoraj", "eile", "ülehomme", "üleeile", "pojutrze", "anteayer", "anteontem", "tag",
                 "jour", "día", "dia", "giorn", "dag", "dni", "dzień", "päev", "woche", "semaine", "semana",
                 "settiman", "weken", "tydzień", "tygodni", "nädal")

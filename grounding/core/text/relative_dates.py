@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 from grounding.core.text.dates import ISO_DATE_WRITTEN, prose_dates
 from grounding.core.text.patterns import LazyPattern
@@ -58,8 +59,10 @@ _REACH = 60  # characters after "today" its date may be written in ("Today's dat
 Phrase = tuple[str, str]  # ("last", "friday"), ("start", "this month"): a phrase's reading, lower case
 
 
-def phrases_in(text: str) -> set[Phrase]:
-    """The relative phrases text writes.
+@lru_cache(maxsize=256)
+def phrases_in(text: str) -> frozenset[Phrase]:
+    """The relative phrases text writes (memoised: an answer's dates each ask it of the same text, and an
+    app's prompt repeats in every conversation).
 
     >>> sorted(phrases_in("Last Friday, and from the start of this month to the end of last week"))
     [('end', 'last week'), ('last', 'friday'), ('start', 'this month')]
@@ -78,7 +81,7 @@ def phrases_in(text: str) -> set[Phrase]:
     for match in _OTHER_PHRASE.finditer(text):
         which, day = match.group("which") or match.group("which2"), match.group("day") or match.group("day2")
         found.add((_WHICH_IN_ENGLISH[which.lower()], _DAY_IN_ENGLISH[day.lower()]))
-    return found
+    return frozenset(found)
 
 
 def todays_in(text: str) -> set[str]:
