@@ -64,7 +64,8 @@ class Stated:
 
     def relative_phrases(self) -> set[relative_dates.Phrase]:
         """The dates relative to today the user's and the app's texts name ("last Friday")."""
-        return self._view("phrases", lambda text, _, exempt, __: relative_dates.phrases_in(text) if exempt else set())
+        return self._view("phrases",
+                          lambda text, _, exempt, __: set(relative_dates.phrases_in(text)) if exempt else set())
 
     def percentages(self) -> set:
         """The percentages every text seen states (``5%``): what a number read may be scaled by."""
