@@ -134,6 +134,9 @@ def test_month_names_of_other_languages_are_dates_and_an_english_list_item_is_no
         # refused: a date in words is examined whole, no longer by its year alone
         ({"date": "2025-03-17"}, "Wann?", "Die Lieferung kommt am Sonntag, 16. März 2025.", ["2025-03-16"]),
         ("ok", "Buchung für den 24. Juni 2024", "Gebucht für 2024-06-25.", ["2024-06-25"]),
+        # Dutch months spelled as English's, in lower case
+        ({"date": "2025-04-08"}, "Wanneer?", "De levering komt op 8 april 2025.", []),
+        ({"date": "2025-04-08"}, "Wanneer?", "De levering komt op 9 april 2025.", ["2025-04-09"]),
         # German months spelled as English's, after a day with its point and before a year (no list's item)
         ({"date": "2025-04-07"}, "Wann?", "Die Lieferung kommt am 7. April 2025.", []),
         ({"date": "2025-04-08"}, "Wann?", "Die Lieferung kommt am 7. April 2025.", ["2025-04-07"]),

@@ -65,7 +65,10 @@ _OTHER_MONTHS = (
     ("novembre", "noviembre", "novembro", "listopada", "listopad"),
     ("dezember", "décembre", "diciembre", "dezembro", "dicembre", "grudnia", "grudzień", "detsember"),
 )
-OTHER_MONTHS = {name: number for number, names in enumerate(_OTHER_MONTHS, 1) for name in names}
+# Dutch writes four months as English does, in lower case ("8 april 2025"): read so after a day, as the other
+# languages' names are (English's own stay capitalised: "march", "may" are words)
+_DUTCH_AS_ENGLISH = {"april": 4, "september": 9, "november": 11, "december": 12}
+OTHER_MONTHS = {name: number for number, names in enumerate(_OTHER_MONTHS, 1) for name in names} | _DUTCH_AS_ENGLISH
 MONTHS = {**ENGLISH_MONTHS, **OTHER_MONTHS}
 # Every spelling of a month name the prose-date pattern takes, as written
 MONTH_SPELLINGS = frozenset(
@@ -75,9 +78,11 @@ MONTH_SPELLINGS = frozenset(
 # first three letters of an English name as the pattern takes it (Sept with Sep, MAY with MAY), one search
 # in C; or another language's name as the word after a day (its lower-case starts, "mar", "set", "dic",
 # begin too many English words).
-_MONTH_STARTS = tuple({spelled[:3] for spelled in MONTH_SPELLINGS if spelled.lower() in ENGLISH_MONTHS})
+_MONTH_STARTS = tuple({spelled[:3] for spelled in MONTH_SPELLINGS
+                       if spelled.lower() in ENGLISH_MONTHS and not spelled.islower()})
 _ANY_MONTH_START = re.compile("|".join(map(re.escape, sorted(_MONTH_STARTS))))  # one search, not one per start
-_OTHER_MONTH_RUNS = frozenset(spelled for spelled in MONTH_SPELLINGS if spelled.lower() in OTHER_MONTHS)
+_OTHER_MONTH_RUNS = frozenset(spelled for spelled in MONTH_SPELLINGS if spelled.lower() in OTHER_MONTHS
+                              and (spelled.islower() or spelled.lower() not in ENGLISH_MONTHS))
 _ENGLISH_SPELLINGS = MONTH_SPELLINGS - _OTHER_MONTH_RUNS
 # the words after a day in another language's date ("16. März", "24 de junho"): one of them must be a month's
 _WORD_AFTER_A_DAY = re.compile(r"\d\.?\s+(?:de\s+)?([^\W\d_]{3,})")
@@ -339,6 +344,8 @@ def prose_dates(text: str) -> Iterator[ProseDate]:
     ['2025-03-16', '2024-06-24', '08-03']
     >>> [d.iso or d.month_day for d in prose_dates("am 7. April 2025; 1. January; 2. August")]
     ['2025-04-07']
+    >>> [d.iso or d.month_day for d in prose_dates("op 8 april 2025, 3 september; April 5, 2025; in april")]
+    ['2025-04-08', '09-03', '2025-04-05']
     >>> [d.iso or d.month_day for d in prose_dates("发货 2025年3月16日，3月18日到；2025년 3월 16일; ２０２５年３月１６日")]
     ['2025-03-16', '03-18', '2025-03-16', '2025-03-16']
     """
