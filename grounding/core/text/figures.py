@@ -8,23 +8,8 @@ from __future__ import annotations
 
 import re
 
-from grounding.core.text.units import UNITS, split_unit
+from grounding.core.text.units import MEASURES, split_unit
 
-# Of the units a number may carry (units.UNITS), those that count things rather than measure them, and the
-# tails of ordinals and times of day: a figure is measured
-_COUNTED = frozenset(
-    """
-    st nd rd th x am pm factor
-    pc pcs pk pack packs piece pieces item items unit units set sets port ports core cores cpu
-    cpus vcpu vcpus gpu gpus node nodes thread threads seat seats user users person persons
-    people pax guest guests adult adults night nights star stars bag bags box boxes bed beds
-    bedroom bedrooms bath baths room rooms door doors cyl speed ply way pt pts point points stop
-    stops leg legs hop hops step steps stage stages tier tiers level levels page pages line lines
-    word words digit digits char chars letter letters time times slot slots lane lanes channel
-    channels phase phases floor floors story stories car cars member members
-    """.split()
-)
-MEASURES = UNITS - _COUNTED
 _MEASURE_AFTER = re.compile(r"[ \t\u00a0\u202f]?(%|[^\W\d_]+(?!\w))")
 _CURRENCY_FIRST = frozenset("$€£¥₹")
 # a currency amount glued to a scale letter, as finance writes it: $55M, €1.2mn, $12k (a bare "55m" is metres)
@@ -45,7 +30,7 @@ def measure_after(text: str, end: int) -> int | None:
     if match is None:
         return None
     unit = match.group(1)
-    return match.end() if unit == "%" or unit.lower() in MEASURES or unit.lower() == "percent" else None
+    return match.end() if unit == "%" or unit.lower() in MEASURES else None  # ("percent" is one)
 
 
 def is_measured(value: str) -> bool:

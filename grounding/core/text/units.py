@@ -9,20 +9,28 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-UNITS = frozenset(
+# The tails a number may carry as a unit (SPEC §9.2): those that measure (a figure's, issue 53) ...
+MEASURES = frozenset(
     """
-    k m g t s h x p l
+    k m g t s h p l
     kb mb gb tb pb eb kib mib gib tib pib ki mi gi ti pi bit bits byte bytes kbit mbit gbit
     kbyte kbytes mbyte mbytes gbyte gbytes
     bps kbps mbps gbps tbps iops pps fps rps qps tps ops hz khz mhz ghz rpm
     ns us ms sec secs second seconds min mins minute minutes hr hrs hour hours day days wk wks
-    week weeks mo mos mth mths month months yr yrs year years am pm
+    week weeks mo mos mth mths month months yr yrs year years
     mm cm km in inch inches ft feet foot yd yds mile miles nm
     mg kg lb lbs oz ozs ton tons tonne tonnes gram grams
     ml cl dl gal gals liter liters litre litres qt
     mah wh kwh mwh kw mw va kva volt volts watt watts amp amps
     px dpi ppi mp
-    st nd rd th
+    bn mn mil degree degrees percent pct bp
+    usd eur gbp jpy cad aud chf cny inr nzd sek nok dkk mxn brl krw sgd hkd
+    """.split()
+)
+# ... and those that count things, with the tails of ordinals, multiples and times of day
+COUNTED = frozenset(
+    """
+    x am pm st nd rd th factor
     pc pcs pk pack packs piece pieces item items unit units set sets port ports core cores cpu
     cpus vcpu vcpus gpu gpus node nodes thread threads seat seats user users person persons
     people pax guest guests adult adults night nights star stars bag bags box boxes bed beds
@@ -30,10 +38,9 @@ UNITS = frozenset(
     stops leg legs hop hops step steps stage stages tier tiers level levels page pages line lines
     word words digit digits char chars letter letters time times slot slots lane lanes channel
     channels phase phases floor floors story stories car cars member members
-    bn mn mil degree degrees percent factor pct bp
-    usd eur gbp jpy cad aud chf cny inr nzd sek nok dkk mxn brl krw sgd hkd
     """.split()
 )
+UNITS = MEASURES | COUNTED
 
 _WITH_TAIL = re.compile(
     r"(?P<number>[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?)"
