@@ -182,8 +182,14 @@ _documents = st.recursive(
                 max_size=4) | _documents.filter(lambda d: isinstance(d, (dict, list))))
 @example([{"fee": 1}, {"fee": 2, "rows": [{"n": 3}, {"n": 4}]}])
 @example({"a": [{"fee": 1}, {"fee": 2}], "b": [[1, 2], {"x": [{"n": 5}, {"n": 6}]}]})
+@example({"limit": 429, "note": "12ms, 1.5e3 and 2025-03-08", "n": [1.50, -0.0, 1e300]})
 def test_the_collections_found_visiting_containers_are_those_a_whole_reading_finds(document):
-    text = json.dumps(document)
+    # (the strings' numbers are read from the text between its quotes; a compact text writes ":429" as one run)
+    for text in (json.dumps(document), json.dumps(document, separators=(",", ":"))):
+        _agrees_with_a_whole_reading(text)
+
+
+def _agrees_with_a_whole_reading(text: str) -> None:
     examined = examine_result(text, ReadOptions(), False, None, None)
     whole = read_examined(examined, ReadOptions())
     numbers = read_numbers(examined, ReadOptions())

@@ -693,3 +693,56 @@ def test_a_text_too_long_to_cut_stays_searched_and_says_what_a_search_said(monke
             True, True, True, False]
     kept = [entry[0] for entry in index._said.texts]
     assert kept == [long.lower()] and "q-0001" in index._said.runs  # the short one was cut, the long one kept
+
+
+_PAGE = "Notes on the release. " * 400  # a long text: a date question reads its dated runs, not all of it
+
+
+@pytest.mark.parametrize(("result", "answer", "expected"), [
+    (_PAGE + "Published Date: 2025-07-31T00:00:00.000Z\n" + _PAGE, "Published on 2025-07-31.", {"2025-07-31": "date-part"}),
+    (_PAGE + "Published Date: 2025-07-31T00:00:00.000Z", "Published on July 31, 2025.", {"2025-07-31": "date-part"}),
+    ("Window 2025-07-30/31, owner ops-7712", "It ends on 2025-07-31.", {"2025-07-31": "date-part"}),
+    ("Filed 31/07/25 by ops", "Filed on 2025-07-31.", {"2025-07-31": "date-part"}),
+    ("see reports/2025-07-31/summary.png", "The report of 2025-07-31.", {"2025-07-31": "component"}),
+    (_PAGE + "It shipped on July 31, 2025 (see 2025-08-02T10:00Z).", "It shipped on 2025-07-31.",
+     {"2025-07-31": "prose-date"}),
+])
+def test_a_date_question_reads_a_texts_dated_runs_and_agrees_with_reading_it_whole(result, answer, expected):
+    verdict = both(result, answer=answer)
+    assert unsupported(verdict) == [] and via(verdict) == expected
+
+
+@pytest.mark.parametrize("answer", ["Published on 2025-07-30.", "Published on 2025-07-13.", "Published 2024-07-31."])
+def test_a_read_date_with_another_day_or_year_stays_flagged(answer):
+    verdict = both(_PAGE + "Published Date: 2025-07-31T00:00:00.000Z, 31/07/25", answer=answer)
+    assert len(unsupported(verdict)) == 1
+
+
+_DATED = st.sampled_from(["2025-07-31T08:00:00Z", "2025-07-30/31", "31.07.2025", "07/31/2025", "31/07/25",
+                          "July 31, 2025", "31 July 2025", "2025年7月31日", "2025-07-31", "ref-2025-07-31",
+                          "2025", "31", "v2025.7", "FY25", "at 3pm", "2025-07-30", "Jul 30"])
+_ASKED = st.sampled_from(["2025-07-31", "2025-07-30", "2025-07-13", "2024-07-31", "July 31, 2025", "31.07.2025",
+                          "2025-07-31 08:00", "2025"])
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_DATED, max_size=5).map(" and ".join), min_size=1, max_size=3),
+       st.lists(_ASKED, min_size=1, max_size=4))
+def test_dates_asked_of_texts_read_by_their_dated_runs_get_the_verdicts_of_reading_everything(texts, asked):
+    both(*texts, answer="Dates: " + "; ".join(asked) + ".")
+
+
+def test_a_value_with_white_space_reads_no_piece():
+    # a written prose date's own spelling ("july 31 2025", route 7's) is held by no piece: tokens have no space
+    index = EvidenceIndex()
+    index.see_result(_PAGE + " July 31, 2025")
+    assert not index.is_plain("july 31 2025")
+    assert len(index._unread) == 1  # nothing was read to tell it
+
+
+def test_a_date_in_a_long_texts_timestamp_is_read_from_its_dated_runs_alone():
+    index = EvidenceIndex()
+    index.see_result(_PAGE + "Published Date: 2025-07-31T00:00:00.000Z")
+    assert not index.is_read_plainly("2025-07-31") and index.reading_of(("2025-07-31",)) == "date-part"
+    assert len(index._unread) == 1 and index._unread[0].years_read == {"2025"}  # not read whole
+    assert "notes" not in index._forms.plain

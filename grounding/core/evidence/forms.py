@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
 from grounding import json_exact
+from grounding.core.evidence import verbatim
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.text.normalise import normalise
+
+_HAS_DIGIT = re.compile(r"\d")
+_DECIMAL_FRACTION = re.compile(r"-?\d+\.\d+")
 
 
 @dataclass(slots=True)
@@ -28,6 +34,8 @@ class Forms:
     wholes: list[str] = field(default_factory=list)
     pending: set[str] = field(default_factory=set)  # identifiers whose components are not worked out yet
     min_digits: int = 4  # the digit bar the pending components are worked out with
+    whole_values: set[str] | None = None  # the string leaves of wholes normalised, once worked out (masks)
+    pending_text: str | None = None  # the pending identifiers' keys as one text, searched before any is worked out
 
     def resolve(self) -> set[str]:
         """The component forms, working out those still pending (§9.4)."""
@@ -36,6 +44,48 @@ class Forms:
                 self.component.update(components_of(value, self.min_digits))
             self.pending.clear()
         return self.component
+
+    def has_component(self, wanted: tuple[str, ...]) -> bool:
+        """True when one of wanted is a component form (§9.4). Only identifiers that could hold one are worked
+        out: every component form is spelled inside its identifier (see verbatim.search_text)."""
+        held = self.component
+        if any(form in held for form in wanted):
+            return True
+        if not self.pending:
+            return False
+        if self.pending_text is None:
+            self.pending_text = verbatim.key("\n".join(self.pending))
+        keys = [verbatim.key(form) for form in wanted]
+        if not any(key in self.pending_text for key in keys):
+            return False
+        holding = [value for value in self.pending if any(key in verbatim.key(value) for key in keys)]
+        for value in holding:
+            held.update(components_of(value, self.min_digits))
+        self.pending.difference_update(holding)
+        self.pending_text = None
+        return any(form in held for form in wanted)
+
+    def ending_with(self, tail: str) -> str | None:
+        """A form longer than the tail that ends with it (never an amount with decimals), the shortest first,
+        held plainly before one held by a reading: what a masked value's visible tail is grounded by (§9.11)."""
+        plainly = (self.plain, self._whole_values())
+        by_reading = (self.unit, self.date, self.resolve(), self.prose_iso)
+        for group in (plainly, by_reading):
+            found = [
+                form
+                for form in chain.from_iterable(group)
+                if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
+            ]
+            if found:
+                return min(found, key=lambda form: (len(form), form))
+        return None
+
+    def _whole_values(self) -> set[str]:
+        """The string leaves read whole, normalised (only masks need them, §9.11); worked out once."""
+        if self.whole_values is None:
+            self.whole_values = {normalise(whole) for joined in self.wholes
+                                 for whole in joined.split(WHOLE_SEPARATOR) if _HAS_DIGIT.search(whole)}
+        return self.whole_values
 
     def every_form(self) -> Iterator[str]:
         self.resolve()
@@ -59,6 +109,7 @@ class Forms:
         ]
         self.prose_iso -= spelled
         self.month_days -= forms.month_days | {iso[5:] for iso in spelled if is_iso_date(iso)}
+        self.whole_values = None
         self.wholes = [
             WHOLE_SEPARATOR.join(s for s in joined.split(WHOLE_SEPARATOR) if normalise(s) not in spelled)
             for joined in self.wholes

@@ -16,15 +16,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import chain
 
 from grounding.core.evidence import verbatim
-from grounding.core.evidence.forms import Forms, ReadOptions
+from grounding.core.evidence.forms import Forms, ReadOptions, is_iso_date
 from grounding.core.evidence.operands import Operands
 from grounding.core.evidence.phrases import Phrases
 from grounding.core.evidence.reading import (
     Examined,
     examine_result,
+    read_dated_runs,
     read_examined,
     read_exempt,
     read_numbers,
@@ -33,12 +33,10 @@ from grounding.core.evidence.reading import (
 )
 from grounding.core.evidence.said import Said
 from grounding.core.evidence.stated import Stated
-from grounding.core.evidence.token_readings import components_of
 from grounding.core.evidence.totals import Totals
-from grounding.core.text.normalise import exponent_of, lookup_forms, normalise, spell
+from grounding.core.text.normalise import exponent_of, lookup_forms, spell
 
-_WHOLE_SEPARATOR = "\x00"
-_HAS_DIGIT = re.compile(r"\d")
+_WHITE_SPACE = re.compile(r"\s")
 _SEARCHED_KEPT = 50_000  # keys remembered as searched; forgotten whole past this (memory stays flat)
 
 
@@ -51,9 +49,7 @@ class _Piece:
     seen: verbatim.Seen  # what its search text is made from (see Seen.may_hold)
     numbers_read: bool = False  # its numbers and collections are in the index already (see read_numbers)
     strings_read: bool = False  # the numbers of its keys and strings too (see read_string_numbers)
-
-
-_DECIMAL_FRACTION = re.compile(r"-?\d+\.\d+")
+    years_read: set[str] | None = None  # the years whose dates its token runs were read for (see _read_dated)
 
 
 class EvidenceIndex:
@@ -67,14 +63,13 @@ class EvidenceIndex:
         # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
         # (pieces holding it are read by the search), and a value tried by route after route asks again.
         self._searched: set[str] = set()
+        self._dates_searched: set[str] = set()  # the same, of dates asked about by token runs (dated_forms_for)
         # What the pieces seen say verbatim, and the values found in no text looked in (said.Said)
         self._said = Said()
         self._pieces = 0
         self._collections: list[tuple[int, list, str | None]] = []  # (order, members, key): see Forms.collections
         self._sorted_numbers: list[Decimal] | None = None
         self._totals: Totals | None = None
-        self._wholes: set[str] | None = None
-        self._pending_text: str | None = None  # the identifiers not worked out yet, as one text to search
         # Every piece seen: the counts and offsets it states are read only if a rule asks (§9.19, §9.20, §9.23)
         self.stated = Stated()
         self._anywhere: tuple[tuple[int, int], set[str]] = ((0, 0), set())  # (sizes it was made at, numbers)
@@ -102,6 +97,7 @@ class EvidenceIndex:
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
         self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
+        self._dates_searched.clear()
         self._said.see(seen)
         if self.phrases.keep:
             self.phrases.see(source)
@@ -125,9 +121,40 @@ class EvidenceIndex:
     def forms_for(self, wanted: Iterable[str]) -> Forms:
         """The forms read so far, after reading every piece that could hold one of wanted.
 
-        Exact for questions about wanted (and about no other form).
+        Exact for questions about wanted (and about no other form). A form with white space is held by no
+        piece (each is read as token runs and JSON leaves, and a run has none): it reads nothing.
         """
-        return self._forms_with([key for form in wanted for key in verbatim.keys(form)])
+        return self._forms_with([key for form in wanted if not _WHITE_SPACE.search(form)
+                                 for key in verbatim.keys(form)])
+
+    def dated_forms_for(self, wanted: tuple[str, ...]) -> Forms:
+        """forms_for, exact only for the plain, unit, date and component forms of wanted; where every one of
+        wanted is an ISO date, a text that may hold one has only its token runs that may write its year read
+        (reading.read_dated_runs), not the whole text: a long text (a web page) written in that year would
+        otherwise be read whole for a date its timestamps hold, or one it does not."""
+        if not all(map(is_iso_date, wanted)):
+            return self.forms_for(wanted)
+        asked = [date for date in wanted if date[:4] not in self._searched and date not in self._dates_searched]
+        if asked and self._unread:
+            years = {date[:4] for date in asked}
+            keys = [key for date in asked for key in verbatim.keys(date)]  # (its year)
+            nowhere = self._said.nowhere.issuperset(keys)
+            holding = [piece for piece in self._unread if piece.seen.may_hold(keys, nowhere)]
+            self._read([piece for piece in holding if not self._read_dated(piece, years)])
+            self._dates_searched.update(asked)
+        return self._forms
+
+    def _read_dated(self, piece: _Piece, years: set[str]) -> bool:
+        """Read the token runs of piece that may write a date of one of years; False when it is read whole
+        only (read_dated_runs)."""
+        done = piece.years_read
+        for year in years if done is None else years - done:
+            forms = read_dated_runs(piece.source, year, self.options)
+            if forms is None:
+                return False
+            self._add(forms, piece.order)
+            piece.years_read = done = (done or set()) | {year}
+        return True
 
     def look_for(self, wanted: Iterable[str]) -> None:
         """Read every piece that could hold one of wanted, each unread piece searched once for all their keys
@@ -197,7 +224,7 @@ class EvidenceIndex:
         mine.component |= forms.component
         if forms.pending:
             mine.pending |= forms.pending
-            self._pending_text = None
+            mine.pending_text = None
         if not forms.numbers <= mine.numbers:
             mine.numbers |= forms.numbers
             self._sorted_numbers = None
@@ -209,7 +236,7 @@ class EvidenceIndex:
         mine.month_days |= forms.month_days
         if forms.wholes:
             mine.wholes.extend(forms.wholes)
-            self._wholes = None
+            mine.whole_values = None
 
     # questions ----------------------------------------------------------------------------------------
 
@@ -227,12 +254,12 @@ class EvidenceIndex:
     def is_read_plainly(self, value: str) -> bool:
         """is_plain, once says_verbatim has said False."""
         wanted = lookup_forms(value)
-        plain = self.forms_for(wanted).plain
+        plain = self.dated_forms_for(wanted).plain
         return any(form in plain for form in wanted)
 
     def reading_of(self, wanted: tuple[str, ...]) -> str | None:
         """The first §9 reading holding one of wanted: unit, then date part, then component."""
-        forms = self.forms_for(wanted)
+        forms = self.dated_forms_for(wanted)
         for via, held in (("unit", forms.unit), ("date-part", forms.date)):
             if any(form in held for form in wanted):
                 return via
@@ -254,28 +281,8 @@ class EvidenceIndex:
         return self.forms.resolve()
 
     def has_component(self, wanted: tuple[str, ...]) -> bool:
-        """True when one of wanted is a component of something read (§9.4).
-
-        Only identifiers that could hold one are worked out: every component
-        form is spelled inside its identifier (see verbatim.search_text).
-        """
-        forms = self.forms_for(wanted)
-        held = forms.component
-        if any(form in held for form in wanted):
-            return True
-        if not forms.pending:
-            return False
-        if self._pending_text is None:
-            self._pending_text = verbatim.key("\n".join(forms.pending))
-        keys = [verbatim.key(form) for form in wanted]
-        if not any(key in self._pending_text for key in keys):
-            return False
-        holding = [value for value in forms.pending if any(key in verbatim.key(value) for key in keys)]
-        for value in holding:
-            held.update(components_of(value, forms.min_digits))
-        forms.pending.difference_update(holding)
-        self._pending_text = None
-        return any(form in held for form in wanted)
+        """True when one of wanted is a component of something read (§9.4)."""
+        return self.dated_forms_for(wanted).has_component(wanted)
 
     def has_number(self, magnitude: Decimal) -> bool:
         """True when the absolute value magnitude is an indexed number (sign, §9.3)."""
@@ -360,32 +367,8 @@ class EvidenceIndex:
         return self._totals
 
     def form_ending_with(self, tail: str) -> str | None:
-        """A read form longer than the tail that ends with it (never an amount with decimals), the shortest
-        first: what a masked value's visible tail is grounded by (§9.11)."""
-        forms = self.forms
-        plainly = (forms.plain, self.wholes())
-        by_reading = (forms.unit, forms.date, self.components(), forms.prose_iso)
-        for group in (plainly, by_reading):
-            found = [
-                form
-                for form in chain.from_iterable(group)
-                if len(form) > len(tail) and form.endswith(tail) and not _DECIMAL_FRACTION.fullmatch(form)
-            ]
-            if found:
-                return min(found, key=lambda form: (len(form), form))
-        return None
-
-    def wholes(self) -> set[str]:
-        """String leaves read whole, normalised (only masks need them, §9.11); worked out once per read."""
-        forms = self.forms
-        if self._wholes is None:
-            self._wholes = {
-                normalise(whole)
-                for joined in forms.wholes
-                for whole in joined.split(_WHOLE_SEPARATOR)
-                if _HAS_DIGIT.search(whole)
-            }
-        return self._wholes
+        """A read form longer than the tail that ends with it (Forms.ending_with), every piece read."""
+        return self.forms.ending_with(tail)
 
     def is_any_form(self, value: str) -> bool:
         """True when value is indexed by any route (plainly or by a §9 reading)."""

@@ -27,20 +27,14 @@ from grounding.core.evidence.leaves import (
     strings_of,
     walk,
 )
-from grounding.core.evidence.token_readings import TokenReader, either_half
+from grounding.core.evidence.token_readings import TokenReader, TokenReading, either_half
 from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
-from grounding.core.text.normalise import groups_thousands, lookup_forms, normalise, spell_number
+from grounding.core.text.normalise import fold_digits, groups_thousands, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
 from grounding.core.text.units import SCALE_WORDS, grouped_numbers, may_write_spaced, scaled_numbers, spaced_numbers
 
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_OWN_HALF = attrgetter("own_half")
-
-
-
-
-
-
 _MONTH_TOKENS = frozenset(spelled + dot for spelled in MONTH_SPELLINGS for dot in ("", "."))
 _MERIDIEM_TOKENS = frozenset(  # as a run of the text is cut, with the punctuation after it ("8:00 AM, lunch")
     spelled + mark for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.", "noon", "midnight")
@@ -77,14 +71,7 @@ class _Reader:
         readings = self.tokens.readings(distinct)
         forms = self.forms
         if readings:
-            forms.plain.update(chain.from_iterable(r.plain for r in readings))
-            forms.unit.update(chain.from_iterable(r.unit for r in readings))
-            forms.date.update(chain.from_iterable(r.date for r in readings))
-            forms.pending.update(chain.from_iterable(r.component for r in readings))
-            numbers = set(chain.from_iterable(r.numbers for r in readings))
-            forms.numbers |= numbers
-            if self.typed and operands:
-                forms.operands |= numbers
+            self._take(readings, operands)
         meridiem = not distinct.isdisjoint(_MERIDIEM_TOKENS) or any(r.meridiem for r in readings)
         if readings and any(map(_HAS_OWN_HALF, readings)):
             forms.date.update(either_half(unescaped(text), readings, meridiem))
@@ -95,6 +82,30 @@ class _Reader:
             self.scaled(text, operands)
         if groups_thousands(text) or may_write_spaced(text):
             self.grouped(text, operands)
+
+    def _take(self, readings: list[TokenReading], operands: bool = True) -> None:
+        """Index the forms of token readings."""
+        forms = self.forms
+        forms.plain.update(chain.from_iterable(r.plain for r in readings))
+        forms.unit.update(chain.from_iterable(r.unit for r in readings))
+        forms.date.update(chain.from_iterable(r.date for r in readings))
+        forms.pending.update(chain.from_iterable(r.component for r in readings))
+        numbers = set(chain.from_iterable(r.numbers for r in readings))
+        forms.numbers |= numbers
+        if self.typed and operands:
+            forms.operands |= numbers
+
+    def dated_runs(self, text: str, year: str) -> None:
+        """Index only the token runs of text that write year, or its last two digits: every token reading
+        that is a date of that year writes one of them (``2025-07-31t00:00:00z``, ``31.07.2025``,
+        ``31/07/25``, ``2025-07-30/31``, ``reports/2025-07-31/x.png``). The readings of a whole text
+        (prose dates, the halves of a day, grouped and scaled numbers) are left for reading it whole."""
+        short = year[2:]
+        distinct = runs(unescaped(text))
+        dated = {run for run in distinct if short in (run if run.isascii() else fold_digits(run))}
+        readings = self.tokens.readings(dated)
+        if readings:
+            self._take(readings)
 
     def grouped(self, text: str, operands: bool = True) -> None:
         """Numbers whose thousands a no-break space, a thin space or an apostrophe groups (``41 200``), or
@@ -177,6 +188,22 @@ def read_exempt(text: str, options: ReadOptions, *, numbers_only: bool = False) 
     return forms
 
 
+def read_dated_runs(source: Examined | str, year: str, options: ReadOptions) -> Forms | None:
+    """What a text's token runs that may write a date of year are read as (_Reader.dated_runs): what a
+    question about such a date in route 1 or 2 asks of it (§3.5, §9.1, §9.4), less than reading it whole.
+    None for a piece not read so: a JSON result (its document is read, not its text) or a failed one
+    (which loses what its call's arguments spell)."""
+    if isinstance(source, str):
+        text, typed = source, False
+    elif source.document is TEXT and not source.failed:
+        text, typed = source.text, True
+    else:
+        return None
+    forms = Forms()
+    _Reader(forms, options, typed).dated_runs(text, year)
+    return forms
+
+
 def read_arguments(arguments: str, options: ReadOptions) -> Forms:
     """Everything a tool call's arguments spell, read as if they were a tool result (§9.6)."""
     forms = Forms()
@@ -220,8 +247,6 @@ class Examined:
     arguments: str | None = None  # of a failed result: the call's arguments, read when the result is (see above)
     # False: its numbers may not be as written yet (see json_exact.parse_unchecked; exact_document makes them so)
     exact: bool = True
-
-
 
 
 def examine_result(
@@ -314,8 +339,9 @@ def read_string_numbers(examined: Examined, options: ReadOptions) -> Forms:
     from read_numbers as a collection's total needs none of them. A text result's numbers are all
     read_numbers'.
 
-    A JSON text without an escape spells its strings as they read, and outside them only literals, which
-    read_numbers read: its tokens are read whole, in C, as no walk of the document could be.
+    A JSON text without an escape spells its strings as they read, between its quotes, and outside them only
+    literals, which read_numbers read: its strings are cut out of it whole, in C, as no walk of the document
+    could (reading the literals again cost more than the strings: ``"limit":429`` is one run, ``:429``).
     """
     forms = Forms()
     if examined.document is TEXT:
@@ -325,7 +351,7 @@ def read_string_numbers(examined: Examined, options: ReadOptions) -> Forms:
         return forms
     reader = _Reader(forms, options, typed=True, lookups=False)
     if examined.exact_json and examined.absence is None and "\\" not in examined.text:
-        reader.text_numbers(examined.text)
+        reader.text_numbers("\x00".join(examined.text.split('"')[1::2]))
     else:
         reader.text_numbers("\x00".join(strings_of(document)))
     _drop_what_the_call_spelled(forms, examined, options)
@@ -340,18 +366,6 @@ def _drop_what_the_call_spelled(forms: Forms, examined: Examined, options: ReadO
         forms.drop(examined.argument_forms)
 
 
-
-
-
-
-
-
-
-
-
-
-
-
 def seen_of(examined: Examined) -> verbatim.Seen:
     """A result as seen before reading it. A failed one says nothing verbatim, as its forms lose what the
     call's arguments spell; it keeps its search text, which still holds the key of every form it is read
@@ -363,37 +377,3 @@ def seen_of(examined: Examined) -> verbatim.Seen:
     else:
         return verbatim.Seen()
     return verbatim.Seen(lowered=seen.lowered, notes=seen.notes) if examined.failed else seen
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
