@@ -127,7 +127,7 @@ importlib.import_module("grounding.run")
 
 
 def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
-        jobs: int | None = None, engine: Engine | None = None) -> RunResult:
+        jobs: int | str | None = None, engine: Engine | None = None) -> RunResult:
     """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
     baseline, rule selection and exit status included), collecting the answers instead of reporting them:
     a RunResult with ``answers``, ``problems``, ``summary`` and ``exit_code``. engine runs the workers

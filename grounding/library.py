@@ -95,7 +95,7 @@ class Options:
     code_needs_execution: str | None = _default("code-needs-execution")
     code_blocks: str = _default("code-blocks")  # "examples": code the answer authors holds examples; "judge"
     contract_warn_only: bool = _default("contract-warn-only")
-    jobs: int = _default("jobs")  # worker processes for run() (0: one per core)
+    jobs: int | str = _default("jobs")  # worker processes for run(): "auto", N, or 0 (one per usable core)
     flush_after: float | None = _default("flush-after")
     max_record_bytes: int = _default("max-record-bytes")
     storage_options: Mapping[str, object] = _default("storage-options")  # for URL inputs (s3://, gs://, …)
@@ -365,7 +365,7 @@ def engine_for(options: Options) -> Iterator[Engine | None]:
 
 
 def run(paths: str | os.PathLike | Iterable[str | os.PathLike], options: Options | None = None, *,
-        jobs: int | None = None, engine: Engine | None = None) -> RunResult:
+        jobs: int | str | None = None, engine: Engine | None = None) -> RunResult:
     """Judge every answer in the given files and folders exactly as ``ground check PATH…`` does (its
     baseline, rule selection and exit status included), collecting the answers instead of reporting them."""
     from grounding.options.exit_codes import exit_code

@@ -5,9 +5,10 @@
 For each input it runs, each in its own process and ``--repeat`` times (default 3, interleaved, the
 median reported): (a) a parse-only baseline (``tools.parse_only``, a module
 that imports orjson alone) that reads every line and parses every record and every JSON tool result with
-orjson, nothing else; (b) ``ground check`` with default settings, its report (the default ``full``
-format) written to a file; (c) the same with ``--jobs 2``; the same with ``--figures`` (what examining figures
-costs); and ``ground check`` of an empty file, whose CPU
+orjson, nothing else; (b) ``ground check`` with default settings in one process (``--jobs 1``), its report
+(the default ``full`` format) written to a file; (c) the same with ``--jobs 2``; the same with the default
+``--jobs auto`` (workers only for an input large enough to pay for them); with ``--figures`` (what examining
+figures costs); and ``ground check`` of an empty file, whose CPU
 time is the start-up (b) pays whatever its input (interpreter, imports, options: on a 3 MB file about
 twice the whole of (a)), so the CPU ratio is printed split into start-up and judging. It prints
 wall time, MB/s, answers/s and peak RSS of each, and the ratio (b)/(a), which
@@ -144,9 +145,10 @@ def bench_file(path: str, repeat: int = 1, empty: str | None = None) -> list[Run
     python = sys.executable
     commands = [
         ("parse-only", [python, "-m", "tools.parse_only", path]),
-        ("ground check", [python, "-m", "grounding", "check", path]),
+        ("ground check", [python, "-m", "grounding", "check", path, "--jobs", "1"]),
         ("check --jobs 2", [python, "-m", "grounding", "check", path, "--jobs", "2"]),
-        ("check --figures", [python, "-m", "grounding", "check", path, "--figures"]),  # its cost when on
+        ("check --jobs auto", [python, "-m", "grounding", "check", path]),  # the default: workers if it pays
+        ("check --figures", [python, "-m", "grounding", "check", path, "--figures", "--jobs", "1"]),  # its cost
     ]
     if empty is not None:
         commands.append((START_UP, [python, "-m", "grounding", "check", empty, "--allow-empty"]))
@@ -170,14 +172,14 @@ def _print_table(path: str, runs: list[Run], repeat: int) -> None:
     base, base_cpu = runs[0].seconds, runs[0].cpu_seconds or 1e-9
     runs_said = "one run" if repeat == 1 else f"median of {repeat} runs; CPU the least"
     print(f"\n{path} ({size_mb:.1f} MB; {runs_said})")
-    print(f"  {'run':<16}{'wall s':>9}{'MB/s':>9}{'answers/s':>12}{'peak RSS MB':>13}{'ratio':>8}{'cpu s':>8}"
+    print(f"  {'run':<18}{'wall s':>9}{'MB/s':>9}{'answers/s':>12}{'peak RSS MB':>13}{'ratio':>8}{'cpu s':>8}"
           f"{'cpu ratio':>11}")
     for run in runs:
         # the start-up run reads no input: no rate of it
         rates = (f"{'-':>9}{'-':>12}" if run.label == START_UP
                  else f"{size_mb / run.seconds:>9.2f}{run.answers / run.seconds:>12.0f}")
         print(
-            f"  {run.label:<16}{run.seconds:>9.2f}{rates}{run.peak_rss_mb:>13.1f}{run.seconds / base:>8.2f}"
+            f"  {run.label:<18}{run.seconds:>9.2f}{rates}{run.peak_rss_mb:>13.1f}{run.seconds / base:>8.2f}"
             f"{run.cpu_seconds:>8.2f}{run.cpu_seconds / base_cpu:>11.2f}"
         )
     if runs[-1].label == START_UP:
@@ -211,7 +213,7 @@ def _print_scaling(scratch: str, sizes: tuple[int, ...]) -> None:
     for turns in sizes:
         path = os.path.join(scratch, f"long-{turns}.jsonl")
         long_conversation(path, turns)
-        run = _measure("ground check", [python, "-m", "grounding", "check", path])
+        run = _measure("ground check", [python, "-m", "grounding", "check", path, "--jobs", "1"])
         print(f"  {turns:>8}{run.seconds:>9.2f}{run.cpu_seconds:>8.2f}{1000 * run.cpu_seconds / turns:>13.3f}")
 
 

@@ -130,8 +130,9 @@ def value_problem(key: str, value: object) -> str | None:
         problem = "must be a whole number of 1 or more"
     elif spec.kind == "int" and spec.maximum is not None and value > spec.maximum:
         problem = f"must be a whole number of at most {spec.maximum}"
-    elif spec.kind == "jobs" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-        problem = "must be a whole number of 0 (one per core) or more"
+    elif spec.kind == "jobs" and value != "auto" and (not isinstance(value, int) or isinstance(value, bool)
+                                                     or value < 0):
+        problem = "must be auto or a whole number of 0 (one per usable core) or more"
     elif spec.kind == "seconds" and (not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0):
         problem = "must be a number of seconds above 0"
     elif spec.kind == "str" and not isinstance(value, str):
@@ -199,6 +200,8 @@ _COMMAND_LINE_NUMBERS = {option.key: option.flags[0] for option in OPTIONS
 
 
 def _checked_option(key: str, value: object) -> object:
+    if KEYS[key].kind == "jobs" and isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
+        value = int(value)  # the command line gives text: "auto" or a number
     problem = value_problem(key, value) if key in _COMMAND_LINE_NUMBERS else None
     if problem:
         raise ConfigError(f"{_COMMAND_LINE_NUMBERS[key]}: {problem}, not {value!r}")

@@ -135,8 +135,9 @@ OPTIONS: tuple[Option, ...] = (
            choices=("examples", "judge")),
     Option("contract-warn-only", "bool", False, ("--contract-warn-only",),
            "Report contract-unmet answers without failing.", typed=bool),
-    Option("jobs", "jobs", 1, ("--jobs", "-j"), "Worker processes (0 = one per core); output is the same [1].", "N",
-           typed=int),
+    Option("jobs", "jobs", "auto", ("--jobs", "-j"),
+           "Worker processes: auto (one per usable core for an input large enough to pay for them, else one), N, "
+           "or 0 (one per usable core); output is the same [auto].", "N", typed=str),
     Option("flush-after", "seconds", None, ("--flush-after",),
            "On standard input, judge a trace with no new span for SECONDS as complete.", "SECONDS", typed=float),
     Option("max-record-bytes", "int", 128 * 1024 * 1024, ("--max-record-bytes",),
@@ -161,7 +162,7 @@ KEYS: dict[str, Option] = {option.key: option for option in OPTIONS if option.in
 _SCHEMA_TYPES: dict[str, dict] = {
     "bool": {"type": "boolean"},
     "int": {"type": "integer", "minimum": 1},
-    "jobs": {"type": "integer", "minimum": 0},
+    "jobs": {"anyOf": [{"type": "integer", "minimum": 0}, {"const": "auto"}]},
     "seconds": {"type": "number", "exclusiveMinimum": 0},
     "str": {"type": "string"},
     "list": {"type": "array", "items": {"type": "string"}},

@@ -11,7 +11,6 @@ whole by a worker each; standard input is read here and passed on.
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
@@ -20,6 +19,7 @@ from dataclasses import replace
 
 from grounding.core.settings import Settings
 from grounding.model import Conversation, JudgedAnswer, Problem, Record, Summary
+from grounding.run.cores import worker_count
 from grounding.run.judging import judge_event
 from grounding.run.located import answers_located
 from grounding.run.parallel import Engine, _in_ranges, _in_workers, _ranges_in_workers
@@ -41,7 +41,7 @@ def judge_inputs(
     adjust: Adjust | None = None,
     explain: bool = False,
     max_record_bytes: int | None = None,
-    jobs: int = 1,
+    jobs: int | str = 1,
     expanded: bool = False,
     flush_after: float | None = None,
     storage_options: StorageOptions | None = None,
@@ -57,9 +57,9 @@ def judge_inputs(
     workers elsewhere than in this machine's processes (grounding.dask); stdin_name
     is what standard input's answers and problems are reported as (where - would be).
     """
-    workers = engine.size() if engine is not None else jobs if jobs > 0 else (os.cpu_count() or 1)
-    elsewhere = workers > 1 or engine is not None
     files = list(paths) if expanded else expand(list(paths), storage_options=storage_options)
+    workers = engine.size() if engine is not None else worker_count(jobs, files)
+    elsewhere = workers > 1 or engine is not None
     if elsewhere and _in_ranges(files, input_format):
         judged = _ranges_in_workers(files, summary, settings, explain, workers, input_format,
                                     on_record, max_record_bytes, engine, storage_options)

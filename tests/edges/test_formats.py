@@ -71,7 +71,12 @@ def _claude_records(path, records):
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
 
 
-def test_a_sub_agents_file_is_joined_to_its_parent_session_given_in_the_same_run(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 2, "auto"])
+def test_a_sub_agents_file_is_joined_to_its_parent_session_given_in_the_same_run(tmp_path, monkeypatch, jobs):
+    from grounding.run import cores
+
+    monkeypatch.setattr(cores, "AUTO_MIN_BYTES", 1)  # auto: workers, as for a large input
+    monkeypatch.setattr(cores, "usable_cores", lambda: 2)
     parent = [
         {"type": "user", "sessionId": "S1", "uuid": "u1", "parentUuid": None,
          "message": {"role": "user", "content": "Look up order 88123."}},
@@ -92,10 +97,10 @@ def test_a_sub_agents_file_is_joined_to_its_parent_session_given_in_the_same_run
     ]
     _claude_records(tmp_path / "S1.jsonl", parent)
     _claude_records(tmp_path / "S1" / "subagents" / "agent-x.jsonl", sub)
-    alone = grounding.run([tmp_path / "S1" / "subagents" / "agent-x.jsonl"])
+    alone = grounding.run([tmp_path / "S1" / "subagents" / "agent-x.jsonl"], jobs=jobs)
     assert [a.verdict.status.value for a in alone.answers] == ["unjudgeable"]
     for order in ([tmp_path / "S1.jsonl", tmp_path / "S1"], [tmp_path / "S1", tmp_path / "S1.jsonl"]):
-        answers = {a.source.rsplit("/", 1)[-1]: a.verdict for a in grounding.run(order).answers}
+        answers = {a.source.rsplit("/", 1)[-1]: a.verdict for a in grounding.run(order, jobs=jobs).answers}
         # judged against the parent's tool result; the parent's own answer is not judged again in it
         assert [f.value for f in answers["agent-x.jsonl"].unsupported] == ["4521.95"]
         assert answers["S1.jsonl"].status.value == "grounded" and len(answers) == 2

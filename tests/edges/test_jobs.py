@@ -300,3 +300,66 @@ def test_tasks_and_results_larger_than_a_pipe_pass_both_ways():
         tasks = [workers.apply_async(_sized, (size,)) for size in (3 << 20, 1, 5 << 20)]
         assert [len(task.get()) for task in tasks] == [3 << 20, 1, 5 << 20]
         assert workers.apply_async(len, (b"y" * (4 << 20),)).get() == 4 << 20
+
+
+# --jobs auto (the default) -----------------------------------------------------------------------------
+
+
+def test_auto_uses_workers_only_for_inputs_large_enough_to_pay_for_them(tmp_path, monkeypatch):
+    from grounding.run import cores
+
+    monkeypatch.setattr(cores, "usable_cores", lambda: 4)
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    small.write_bytes(b"x" * 1000)
+    large.write_bytes(b"x" * cores.AUTO_MIN_BYTES)
+    assert cores.worker_count("auto", [str(small)]) == 1
+    assert cores.worker_count("auto", [str(large)]) == 4
+    assert cores.worker_count("auto", [str(small)] * (cores.AUTO_MIN_BYTES // 1000 + 1)) == 4  # many small files
+    assert cores.worker_count("auto", ["-", str(tmp_path / "missing.jsonl")]) == 1  # stdin; a file not there
+    assert cores.worker_count("auto", ["s3://logs/2026/a.jsonl.gz"]) == 4  # object storage: read in parallel
+    assert (cores.worker_count(0, [str(small)]), cores.worker_count(3, [str(large)])) == (4, 3)
+
+
+@pytest.mark.parametrize(("v2", "v1", "expected"), [
+    ("max 100000\n", None, None),  # no quota
+    ("150000 100000\n", None, 2),  # 1.5 CPUs: two workers share them
+    ("50000 100000\n", None, 1),
+    (None, ("-1\n", "100000\n"), None),
+    (None, ("200000\n", "100000\n"), 2),
+    (None, None, None),  # no cgroup files: the affinity alone
+])
+def test_a_cgroups_cpu_quota_bounds_the_usable_cores(tmp_path, v2, v1, expected):
+    from grounding.run.cores import _cgroup_quota
+
+    v2_path, quota, period = tmp_path / "cpu.max", tmp_path / "quota", tmp_path / "period"
+    if v2 is not None:
+        v2_path.write_text(v2)
+    if v1 is not None:
+        quota.write_text(v1[0])
+        period.write_text(v1[1])
+    assert _cgroup_quota(v2_path, (quota, period)) == expected
+
+
+def test_usable_cores_is_at_least_one_and_at_most_the_affinity():
+    from grounding.run.cores import usable_cores
+
+    assert 1 <= usable_cores() <= len(os.sched_getaffinity(0))
+
+
+def test_auto_over_a_large_input_gives_the_output_of_one_process_with_workers(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from grounding.cli.app import app
+    from grounding.run import cores
+
+    path = str(_mixed_file(tmp_path))
+    monkeypatch.setattr(cores, "AUTO_MIN_BYTES", 1)
+    monkeypatch.setattr(cores, "usable_cores", lambda: 2)
+    used = []
+    in_ranges = parallel._ranges_in_workers
+    monkeypatch.setattr(runner, "_ranges_in_workers", lambda *args, **kw: used.append(args[4]) or in_ranges(*args, **kw))
+    cli = CliRunner()
+    auto = cli.invoke(app, ["check", path, "--format", "json"])
+    one = cli.invoke(app, ["check", path, "--format", "json", "--jobs", "1"])
+    assert used == [2]  # the default, auto, judged it in two workers
+    assert auto.stdout == one.stdout and auto.exit_code == one.exit_code == 1

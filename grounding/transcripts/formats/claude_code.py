@@ -152,7 +152,7 @@ def _context_elsewhere(first: dict, ids: dict[str, str | None] | None) -> str | 
     what = "a sub-agent's file" if first.get("isSidechain") else "a session"
     return (f"{what} that continues a conversation not in this file (its first message follows record "
             f"{parent}): the evidence it was written from is in the parent session's file; give that file in "
-            "the same run (with --jobs 1) to judge it")
+            "the same run to judge it")
 
 
 def _user_items(record: dict, blocks: list[dict], ledger: CallLedger) -> list[Item]:
