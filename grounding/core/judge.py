@@ -11,8 +11,8 @@ from collections.abc import Callable
 from grounding.core import computed_routes as computed
 from grounding.core import identifier_routes as notation
 from grounding.core.answer import masks
-from grounding.core.answer.locale_numbers import locale_readings
 from grounding.core.answer.candidates import Candidate, read_answer
+from grounding.core.answer.locale_numbers import locale_readings
 from grounding.core.answer.shown_earlier import ShownEarlier
 from grounding.core.evidence.derive import BOUND_NOTE
 from grounding.core.evidence.index import EvidenceIndex
@@ -27,9 +27,9 @@ from grounding.core.judging import (
     reading_of,
 )
 from grounding.core.settings import Settings
-from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.normalise import lookup_forms, normalise
-from grounding.core.text.units import scale_word_after, written_before_words
+from grounding.core.text.numeric_dates import numeric_dates
+from grounding.core.text.units import CJK_SCALES, scale_word_after, written_before_words
 from grounding.core.text.values import DECLARED, NUMBER
 from grounding.model import Finding, Verdict, status_of
 
@@ -91,8 +91,8 @@ def _verbatim(candidate: Candidate, judging: Judging) -> Finding | None:
     if written != candidate.value and index.is_plain(written):  # (as the value, route 1 asked already)
         return found(candidate, "verbatim")
     head = written_before_words(written)
-    if head is None and " " in written:  # a number with a scale word: as written before it
-        number = written.split(" ", 1)[0]
+    if head is None and (" " in written or not written.isascii()):  # a number with a scale word: as written
+        number = written.split(" ", 1)[0] if " " in written else written.rstrip(CJK_SCALES)  # (5500万)
         head = number if scale_word_after(written, len(number)) is not None else None
     return found(candidate, "verbatim") if head is not None and index.is_plain(head) else None
 

@@ -1,6 +1,7 @@
 """Numbers and dates as other languages write them (issue 53): what each reading grounds, what it still
 refuses, and the invention each could let through, kept flagged."""
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -8,6 +9,7 @@ from conftest import judge, unsupported, via
 from hypothesis import given
 from hypothesis import strategies as st
 
+import grounding
 from grounding.core.text.date_offsets import stated_offsets
 from grounding.core.text.dates import prose_dates
 
@@ -316,3 +318,43 @@ def test_a_read_number_is_grounded_in_every_locale_spelling(whole, cents, after)
     for spelled in spellings:
         verdict = judge({"amount": float(amount) if cents else whole}, answer=f"Total: {spelled} {after}.")
         assert unsupported(verdict) == [], spelled
+
+
+# the scales of Chinese and Japanese, glued to the number: 万 (10**4), 亿 / 億 (10**8), 万亿 (10**12) ----------
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ({"revenue": 55000000}, "营收为5500万元。", []),  # its 5500 was examined as five thousand five hundred
+        ({"revenue_wan": 5500}, "营收为5500万元。", []),  # the number as written, before its scale (§9.22)
+        ({"revenue": 5500}, "营收为5500万元。", []),  # ... as "$5500 million" is by a read 5500
+        ("营收5500万元，同比增长", "营收为5500万元。", []),
+        ("营收5500万元，同比增长", "Revenue was 55,000,000 yuan.", []),  # a tool's text read at its scale
+        ({"debt": 3000000000000}, "债务为3万亿元。", []),
+        # refused: another magnitude, a read number with a digit changed or another scale
+        ({"revenue": 55000000}, "营收为5800万元。", ["58000000"]),
+        ("营收5500万元，同比增长", "营收为5501万元。", ["55010000"]),
+        ({"revenue": 5500}, "营收为5600万元。", ["56000000"]),
+        ({"revenue": 55000000}, "营收为5500亿元。", ["550000000000"]),
+    ],
+)
+def test_a_number_with_a_cjk_scale_is_the_magnitude_it_writes(evidence, answer, expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ({"revenue": 1234567890}, "营收约12.3亿元。", []),  # rounded at the precision written
+        ({"revenue": 1200000000}, "営業収益は12億円です。", []),
+        ({"users": 45000}, "用户4.5万人", []),
+        ({"users": 45000}, "用户4.7万人", ["47000"]),
+        ({"revenue": 1234567890}, "营收约13.3亿元。", ["1330000000"]),
+    ],
+)
+def test_a_short_number_with_a_cjk_scale_is_a_figure(evidence, answer, expected_unsupported):
+    # under the digit bar, as "$12 billion" is: examined with figures on
+    assert judge(evidence, answer=answer).candidates == 0
+    history = [{"role": "tool", "content": json.dumps(evidence)}]
+    assert unsupported(grounding.check_answer(history, answer, grounding.Options(figures=True))) == expected_unsupported

@@ -21,6 +21,7 @@ from grounding.core.text.units import (
     scale_word_after,
     scaled,
     spaced_numbers,
+    writes_cjk_scale,
     writes_pointed,
 )
 from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
@@ -244,7 +245,8 @@ def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
 def _may_scale(segment: str) -> bool:
     """segment may write a scale word (units.scale_word_after): substring tests in C, before the pattern."""
     return ("illi" in segment or "housand" in segment or "illon" in segment or "lakh" in segment
-            or "crore" in segment or "Mio" in segment or "Mrd" in segment)
+            or "crore" in segment or "Mio" in segment or "Mrd" in segment
+            or writes_cjk_scale(segment))
 
 
 _POINT_THEN_GROUP = re.compile(r"\.\d\d\d(?!\d)")  # what a point grouping thousands writes (by its literal)

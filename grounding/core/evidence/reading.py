@@ -31,7 +31,13 @@ from grounding.core.evidence.token_readings import TokenReader, TokenReading, ei
 from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
 from grounding.core.text.normalise import fold_digits, groups_thousands, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
-from grounding.core.text.units import SCALE_WORDS, grouped_numbers, may_write_spaced, scaled_numbers, spaced_numbers
+from grounding.core.text.units import (
+    grouped_numbers,
+    may_write_spaced,
+    scaled_numbers,
+    spaced_numbers,
+    writes_scale,
+)
 
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_OWN_HALF = attrgetter("own_half")
@@ -78,7 +84,7 @@ class _Reader:
         cjk_month = not text.isascii() and ("月" in text or "월" in text)  # a date as CJK write it: 2025年3月16日
         if meridiem or cjk_month or not distinct.isdisjoint(_MONTH_TOKENS):
             self.prose(text, meridiem)
-        if not distinct.isdisjoint(SCALE_WORDS):
+        if writes_scale(distinct, text):
             self.scaled(text, operands)
         if groups_thousands(text) or may_write_spaced(text):
             self.grouped(text, operands)
@@ -145,7 +151,7 @@ class _Reader:
         """Only the numbers (and operands) text holds: those of the runs that can begin a number."""
         distinct = runs(unescaped(text))
         numbers = self.tokens.numbers(distinct)  # (which tells the runs that cannot hold a number at once)
-        if not distinct.isdisjoint(SCALE_WORDS):
+        if writes_scale(distinct, text):
             numbers.update(scaled_numbers(text))
         self.forms.numbers |= numbers
         if self.typed:

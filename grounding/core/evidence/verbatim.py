@@ -34,7 +34,7 @@ _NOT_CANONICAL_LINE = re.compile(rf"^(?!(?!-0$){_CANONICAL_NUMBER.pattern}$).*$"
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
 _ON_THE_HOUR = ("am", "pm", "a.m", "p.m", "noon", "midnight")  # what writes a time on the hour without ":00"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_SCALE_KEYS = ("thousand", "million", "billion", "trillion")
+_SCALE_KEYS = ("thousand", "million", "billion", "trillion", "万", "萬", "亿", "億")
 # every name of a month, in each language read, begins with one of its month's keys (lowered, as search text is)
 _MONTH_KEYS = {number: sorted({name[:3] for name, named in MONTHS.items() if named == number})
                for number in range(1, 13)}
@@ -308,7 +308,8 @@ def keys(form: str) -> tuple[str, ...]:
     if _ISO_DATE.fullmatch(form):
         return (form[:4],)
     if form.endswith("000") and form.isdigit():
-        # 21000000 is also written "21 million" (units.scaled_numbers), 577000000000 "577b" (units.scale_suffix)
+        # 21000000 is also written "21 million" or "2100万" (units.scaled_numbers), 577000000000 "577b"
+        # (units.scale_suffix)
         suffixes = ("b", "t") if form.endswith("0" * 12) else ("b",) if form.endswith("0" * 9) else ()
         return (key(form), *_SCALE_KEYS, *suffixes)
     return (key(form),)

@@ -117,21 +117,41 @@ _SCALED = re.compile(
 )
 
 
+def writes_scale(distinct: set[str], text: str) -> bool:
+    """text (whose distinct token runs are distinct) may write a number with a scale word (scaled_numbers)."""
+    return not distinct.isdisjoint(SCALE_WORDS) or writes_cjk_scale(text)
+
+
+def writes_cjk_scale(text: str) -> bool:
+    """text writes a scale of Chinese or Japanese (万, 亿), which glue to the number they scale."""
+    return not text.isascii() and _CJK_SCALE.search(text) is not None
+
+
 def scaled_numbers(text: str) -> list[str]:
-    """The numbers text writes with a scale word, spelled out: ``21 million`` is 21000000 (a tool's prose).
+    """The numbers text writes with a scale word, spelled out: ``21 million`` is 21000000 (a tool's prose),
+    ``5500万`` 55000000.
 
     >>> scaled_numbers("about 21 million people, 1.5 Billion in 2023, 3,200 thousand")
     ['21000000', '1500000000', '3200000']
+    >>> scaled_numbers("营收5500万元，利润1.2亿元")
+    ['55000000', '120000000']
     """
     found = []
-    for match in _SCALED.finditer(text):
+    matches = [*_SCALED.finditer(text), *(_CJK_SCALED.finditer(text) if not text.isascii() else ())]
+    for match in matches:
         whole, fraction, word = match.groups()
         try:
-            number = Decimal(whole.replace(",", "") + ("." + fraction if fraction else "")).scaleb(SCALES[word.lower()])
+            number = Decimal(whole.replace(",", "") + ("." + fraction if fraction else "")).scaleb(
+                _SCALE_WORDS_AFTER[word.lower()])
         except InvalidOperation:
             continue
         found.append(format(number.normalize(), "f"))
     return found
+
+
+CJK_SCALES = "万萬亿億"  # ten thousand and a hundred million, simplified and traditional
+_CJK_SCALE = re.compile(f"[{CJK_SCALES}]")
+_CJK_SCALED = re.compile(rf"(?<![\d.,])(\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(\d+))?[ \u00a0]?(万亿|萬億|[{CJK_SCALES}])")
 
 
 # Marks that group a number's thousands and nothing else: a no-break space (U+00A0) or narrow one (U+202F),
@@ -179,10 +199,12 @@ def pointed_numbers(text: str) -> list[tuple[int, int, str]]:
 
 
 # the answer's scale words: English, and those of the languages its users write (Mio., Mrd., Millionen,
-# millones, milliards; the Indian lakh and crore), each with its power of ten
+# millones, milliards; the Indian lakh and crore; the Chinese and Japanese 万 and 亿, ten thousand and a
+# hundred million, in simplified and traditional characters), each with its power of ten
 _SCALE_WORDS_AFTER = {**SCALES, "millions": 6, "billions": 9, "mio": 6, "millionen": 6, "millones": 6,
                       "mrd": 9, "milliarde": 9, "milliarden": 9, "milliard": 9, "milliards": 9,
-                      "lakh": 5, "lakhs": 5, "crore": 7, "crores": 7}
+                      "lakh": 5, "lakhs": 5, "crore": 7, "crores": 7,
+                      "万": 4, "萬": 4, "亿": 8, "億": 8, "万亿": 12, "萬億": 12}
 # A number whose thousands plain spaces group (French, Polish, Estonian, Swedish write "41 900 €"), read only
 # where money or a percentage says it is one number: a currency sign after it or before it, or a percent
 # sign after it. "rooms 101 202" and "in 2024 41 orders" are numbers side by side: no such sign around them.
@@ -224,7 +246,8 @@ _NEAR_A_SIGN = 40  # characters: a number so grouped and the sign beside it
 
 _SCALE_WORD_AFTER = re.compile(
     r"\s+(thousand|millions?|billions?|trillion|mio|millionen|millones|mrd|milliarde[n]?|milliards?|lakhs?|crores?)"
-    r"(?:\b\.?|\b)", re.IGNORECASE)
+    r"(?:\b\.?|\b)"
+    r"|[ \u00a0]?(万亿|萬億|[万萬亿億])", re.IGNORECASE)  # CJK writes its scale glued to the number: 5500万
 
 
 def scale_word_after(text: str, end: int) -> tuple[int, int] | None:
@@ -235,9 +258,11 @@ def scale_word_after(text: str, end: int) -> tuple[int, int] | None:
     ((9, 15), None)
     >>> scale_word_after("1200 Mio. Euro", 4), scale_word_after("45 lakh rupees", 2), scale_word_after("3 Milliarden", 1)
     ((6, 9), (5, 7), (9, 12))
+    >>> scale_word_after("营收5500万元", 6), scale_word_after("12.3亿元", 4), scale_word_after("3万亿", 1)
+    ((4, 7), (8, 5), (12, 3))
     """
     match = _SCALE_WORD_AFTER.match(text, end)
-    return None if match is None else (_SCALE_WORDS_AFTER[match.group(1).lower()], match.end())
+    return None if match is None else (_SCALE_WORDS_AFTER[(match.group(1) or match.group(2)).lower()], match.end())
 
 
 # A number glued to b/bn (billions) or t/tn (trillions), as finance writes amounts: $577B, $3.17T
