@@ -70,6 +70,7 @@ class Options:
     exempt_regex: Sequence[str] = _default("exempt-regex")  # values matching one of these are never flagged
     min_digits: int = _default("min-digits")  # digits a bare number needs to be examined
     figures: bool = _default("figures")  # numbers with a unit, a percent sign or a scale word at any length
+    count_min_digits: int | None = _default("count-min-digits")  # a count's digit bar (182 visits); None: min_digits
     derived: bool = _default("derived")  # explain values by arithmetic and date offsets
     fail_on_derived: bool = _default("fail-on-derived")
     fail_on_example: bool = _default("fail-on-example")

@@ -123,6 +123,7 @@ class Settings:
     standard_names: frozenset[str] = frozenset(STANDARD_NAMES)  # prose, not values: SHA-256, UTF-8 (§9.26)
     code_blocks: str = "examples"  # code the answer authors holds examples; "judge": judged like prose
     figures: bool = False  # a number with a unit of measure, a percent sign or a scale word: a value at any length
+    count_min_digits: int | None = None  # the digits a number a counted noun follows needs (None: min_digits')
 
     def is_exempt(self, value: str) -> bool:
         if value in self.exempt:
@@ -153,6 +154,12 @@ class Settings:
             if shape.phrase == several and shape.pattern.matches(spelled(value, written) if shape.cased else value):
                 return shape.name
         return None
+
+    @property
+    def counts_examined_below(self) -> int | None:
+        """count_min_digits where it examines counts that min_digits does not (182 visits), else None."""
+        counted = self.count_min_digits
+        return counted if counted is not None and counted < self.min_digits else None
 
     @property
     def phrase_shapes(self) -> tuple[Pattern, ...]:

@@ -232,4 +232,5 @@ def settings_from(options: Keyed) -> Settings:
                    rules=selection(options["select"], options["ignore"]),
                    required_tools=tuple(options["require-tool"]), code_tool=options["code-needs-execution"],
                    standard_names=standard_names(options["standard-names"], options["extend-standard-names"]),
-                   code_blocks=options["code-blocks"], figures=bool(options["figures"]))
+                   code_blocks=options["code-blocks"], figures=bool(options["figures"]),
+                   count_min_digits=options["count-min-digits"])

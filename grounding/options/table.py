@@ -61,6 +61,9 @@ OPTIONS: tuple[Option, ...] = (
            "REGEX", typed=_LIST),
     Option("min-digits", "int", 4, ("--min-digits",), "Digits a bare number needs to be examined [4].", "N",
            typed=int),
+    Option("count-min-digits", "int", None, ("--count-min-digits",),
+           "Digits a number needs to be examined when a noun it counts follows it (182 visits, 3 rooms, 12 people) "
+           "[min-digits].", "N", typed=int, maximum=64),
     Option("figures", "bool", False, ("--figures",),
            "Examine figures at any length: numbers with a unit of measure or a percent sign (53.2%, 6.3 TB, 120 ms) "
            "or a scale word ($55 million), checked against read numbers and their conversions.", typed=bool),

@@ -80,3 +80,26 @@ def test_a_number_a_decimal_comma_cut_is_read_whole_before_a_scale_word():
     assert flagged({"age": 1540000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == []  # rounded
     assert flagged({"age": 1700000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == ["1,5 Millionen"]
     assert flagged({"age": 5000000}, "Die Felsen sind 1,5 Millionen Jahre alt.") == ["1,5 Millionen"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reported"),
+    [
+        ("182 visits from social media.", ["182"]),  # the days read sum to 149: an invented aggregate
+        ("149 visits from social media.", []),  # derived: the days' total
+        ("52 visits on Tuesday, 3 issues.", ["3"]),  # a read count grounds; one read nowhere is flagged
+        ("Step 3 shows 149 visits in 2 of the days.", []),  # no counted noun after 3 or 2: prose
+        ("It took 3 days and 120 ms.", []),  # a duration and a measure are figures, not counts
+    ],
+)
+def test_count_min_digits_examines_the_counts_a_team_asks_for_and_no_other_short_number(answer, reported):
+    days = {"visits_by_day": [40, 52, 57]}
+    assert flagged(days, answer, grounding.Options(count_min_digits=1)) == reported
+    assert judged(days, answer, grounding.Options()).candidates <= 1  # by default counts stay prose
+
+
+def test_count_min_digits_never_examines_less_than_min_digits():
+    days = {"visits_by_day": [40, 52, 57]}
+    answer = "1820 visits and 182 visits."
+    assert flagged(days, answer, grounding.Options(count_min_digits=6)) == ["1820"]  # min-digits' bar still holds
+    assert flagged(days, answer, grounding.Options(count_min_digits=3, exempt=["182"])) == ["1820"]

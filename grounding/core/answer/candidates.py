@@ -15,6 +15,7 @@ from grounding.core.text.figures import currency_scaled, measure_after
 from grounding.core.text.normalise import digit_count, groups_thousands, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.units import (
+    counted_after,
     grouped_numbers,
     may_write_spaced,
     pointed_numbers,
@@ -24,7 +25,7 @@ from grounding.core.text.units import (
     writes_cjk_scale,
     writes_pointed,
 )
-from grounding.core.text.values import LONGEST_NUMBER, Kind, classify_once
+from grounding.core.text.values import LONGEST_NUMBER, Kind, Value, classify_once
 
 
 @dataclass(slots=True)  # not frozen: made per token or result, and a frozen __init__ costs ~6x
@@ -70,6 +71,7 @@ def read_answer(text: str, settings: Settings) -> Answer:
     # with no exemption and no shape, §4.1's memoised tests alone decide (classify asks them last)
     plain = not (settings.exempt or settings.exempt_patterns or settings.shapes or settings.figures)
     phrases = settings.phrase_shapes
+    counts_below = settings.counts_examined_below
     for index, segment in enumerate(segments):
         exempt = settings.is_exempt if settings.exempt else None  # (an exempt literal is kept as written)
         for written, value, start, end in cite(_values_written(segment, words_matter, min_digits, phrases,
@@ -79,6 +81,8 @@ def read_answer(text: str, settings: Settings) -> Answer:
             if known is None:
                 # (with no shape declared every token holds a digit: see _values_written)
                 classified = classify_once(value, min_digits) if plain else settings.classify(value, written)
+                if classified is None and counts_below is not None:
+                    classified = _count(value, segment, end, counts_below, settings)
                 if classified is None:
                     continue
                 known = found.get(classified.value)
@@ -91,6 +95,14 @@ def read_answer(text: str, settings: Settings) -> Answer:
             known.occurrences.append(Occurrence(index, start, end))
     keys = tuple(key for key, _ in keyed) if keyed is not None else ()
     return Answer(segments, tuple(found.values()), leaves is not None, keys)
+
+
+def _count(value: str, segment: str, end: int, digits: int, settings: Settings) -> Value | None:
+    """A number under the digit bar that a noun it counts follows (``182 visits``), examined as a number of
+    digits or more (count_min_digits), unless exempt."""
+    if not is_number(value) or not counted_after(segment, end) or settings.is_exempt(value):
+        return None
+    return classify_once(value, digits)
 
 
 _SENTENCE_PUNCTUATION = ".,;:!?…"

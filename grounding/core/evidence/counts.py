@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from grounding.core.text.units import PEOPLE
+
 SMALLEST, LARGEST = 2, 12  # the factors §9.7 tries
 
 _WORDS = {
@@ -22,7 +24,6 @@ _TIMES = {**{f"{k}x": v for k, v in _DIGITS.items()}, **{f"x{k}": v for k, v in 
           **{f"{k}×": v for k, v in _DIGITS.items()}, **{f"×{k}": v for k, v in _DIGITS.items()}}
 _COUNTS_AND_TIMES = frozenset(_COUNTS) | frozenset(_TIMES)
 _MARKS = {"x", "×"}
-_COUNTED_NOUNS = frozenset({"people", "persons", "pax", "children", "men", "women", "staff", "crew"})
 _COUNT_LABELS = frozenset({"quantity", "qty", "count"})
 # Words as the text runs them, a number's point, comma, colon, slash or dash kept in it (3.5, 12:30 and
 # 1/2 are no counts); a sentence's punctuation after a word is stripped where a word is looked at.
@@ -65,7 +66,7 @@ def counts_in_text(text: str) -> set[int]:
 
 def _is_counted(word: str) -> bool:
     """A noun things are counted in: a plural, or a word for people."""
-    return (len(word) >= 3 and word.endswith("s") and word.isalpha()) or word in _COUNTED_NOUNS
+    return (len(word) >= 3 and word.endswith("s") and word.isalpha()) or word in PEOPLE
 
 
 def counts_in_document(document: object) -> set[int]:

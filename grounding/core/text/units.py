@@ -41,6 +41,31 @@ COUNTED = frozenset(
     """.split()
 )
 UNITS = MEASURES | COUNTED
+PEOPLE = frozenset({"people", "persons", "pax", "children", "men", "women", "staff", "crew"})
+# words that end as plurals do but count nothing after a number ("step 3 shows", "in 2 always")
+_NOT_PLURALS = frozenset("""
+    always perhaps whereas besides across towards afterwards sometimes does goes seems means makes takes
+    gives comes becomes remains includes contains shows says needs uses runs lets gets puts keeps works
+    """.split())
+_WORD_AFTER = re.compile(r"[ \u00a0]+([^\W\d_]+)")
+
+
+def counted_after(text: str, end: int) -> bool:
+    """True when a noun that counts things follows the number ending at end: a counted unit (``3 rooms``), a
+    word for people, or a plural (``182 visits``); never a unit of measure (``3 days`` is a duration).
+
+    >>> [counted_after(t, t.index(" ")) for t in ["182 visits", "3   rooms", "12 people", "120 ms", "182 was", "12 shows"]]
+    [True, True, True, False, False, False]
+    """
+    match = _WORD_AFTER.match(text, end)
+    if match is None:
+        return False
+    word = match.group(1).lower()
+    if word in MEASURES:
+        return False
+    return (word in COUNTED or word in PEOPLE
+            or (len(word) >= 4 and word[-1] == "s" and word[-2:] not in ("ss", "us", "is") and word.isalpha()
+                and word not in _NOT_PLURALS))
 
 _WITH_TAIL = re.compile(
     r"(?P<number>[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?)"
