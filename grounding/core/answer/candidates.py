@@ -82,7 +82,7 @@ def read_answer(text: str, settings: Settings) -> Answer:
                 # (with no shape declared every token holds a digit: see _values_written)
                 classified = classify_once(value, min_digits) if plain else settings.classify(value, written)
                 if classified is None and counts_below is not None:
-                    classified = _count(value, segment, end, counts_below, settings)
+                    classified = _count(value, written, segment, end, counts_below, settings)
                 if classified is None:
                     continue
                 known = found.get(classified.value)
@@ -97,10 +97,12 @@ def read_answer(text: str, settings: Settings) -> Answer:
     return Answer(segments, tuple(found.values()), leaves is not None, keys)
 
 
-def _count(value: str, segment: str, end: int, digits: int, settings: Settings) -> Value | None:
-    """A number under the digit bar that a noun it counts follows (``182 visits``), examined as a number of
-    digits or more (count_min_digits), unless exempt."""
-    if not is_number(value) or not counted_after(segment, end) or settings.is_exempt(value):
+def _count(value: str, written: str, segment: str, end: int, digits: int, settings: Settings) -> Value | None:
+    """A whole number under the digit bar, written as digits alone, that a noun it counts follows (``182
+    visits``; not ``5% moves``, ``1.4 x2``), examined as a number of digits or more (count_min_digits),
+    unless exempt."""
+    if (not value.isdigit() or not as_shown(written).isdigit() or not counted_after(segment, end)
+            or settings.is_exempt(value)):
         return None
     return classify_once(value, digits)
 

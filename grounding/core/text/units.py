@@ -46,8 +46,9 @@ PEOPLE = frozenset({"people", "persons", "pax", "children", "men", "women", "sta
 _NOT_PLURALS = frozenset("""
     always perhaps whereas besides across towards afterwards sometimes does goes seems means makes takes
     gives comes becomes remains includes contains shows says needs uses runs lets gets puts keeps works
-    """.split())
-_WORD_AFTER = re.compile(r"[ \u00a0]+([^\W\d_]+)")
+    series
+    """.split())  # ("iPhone 16 series", "RTX 40 series": a model's name)
+_WORD_AFTER = re.compile(r"[ \u00a0]+([^\W\d_]+)(?!\w)")  # a whole word: not the x of "x2"
 
 
 def counted_after(text: str, end: int) -> bool:
@@ -56,6 +57,8 @@ def counted_after(text: str, end: int) -> bool:
 
     >>> [counted_after(t, t.index(" ")) for t in ["182 visits", "3   rooms", "12 people", "120 ms", "182 was", "12 shows"]]
     [True, True, True, False, False, False]
+    >>> [counted_after(t, t.index(" ")) for t in ["16 series", "1.4 x2", "7 x"]]
+    [False, False, True]
     """
     match = _WORD_AFTER.match(text, end)
     if match is None:
