@@ -746,3 +746,17 @@ def test_a_date_in_a_long_texts_timestamp_is_read_from_its_dated_runs_alone():
     assert not index.is_read_plainly("2025-07-31") and index.reading_of(("2025-07-31",)) == "date-part"
     assert len(index._unread) == 1 and index._unread[0].years_read == {"2025"}  # not read whole
     assert "notes" not in index._forms.plain
+
+
+_SCALE_TEXT = st.lists(st.sampled_from(["1", "23", "4,567", ".", ",", " ", "\n", "\u00a0", "million", "Million",
+                                        "THOUSAND", "billions", "trillion", "x", "€", "0.5", "12.5", "５", "é", "İ",
+                                        "millionaire", "_"]), max_size=14).map("".join)
+
+
+@settings(max_examples=3000)
+@given(_SCALE_TEXT)
+@example("about 21 million people, 1.5 Billion in 2023, 3,200 thousand")
+def test_numbers_with_scale_words_are_found_from_the_words_as_the_pattern_finds_them(text):
+    from grounding.core.text import units
+
+    assert list(units._scale_words_written(text)) == [match.groups() for match in units._SCALED.finditer(text)]

@@ -7,6 +7,7 @@ identifier, so a reservation code such as ``4XGCCM`` is examined.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 
 # The tails a number may carry as a unit (SPEC §9.2): those that measure (a figure's, issue 53) ...
@@ -165,9 +166,9 @@ def scaled_numbers(text: str) -> list[str]:
     ['55000000', '120000000']
     """
     found = []
-    matches = [*_SCALED.finditer(text), *(_CJK_SCALED.finditer(text) if not text.isascii() else ())]
-    for match in matches:
-        whole, fraction, word = match.groups()
+    cjk = (match.groups() for match in _CJK_SCALED.finditer(text)) if writes_cjk_scale(text) else ()
+    written = [*_scale_words_written(text), *cjk]
+    for whole, fraction, word in written:
         try:
             number = Decimal(whole.replace(",", "") + ("." + fraction if fraction else "")).scaleb(
                 _SCALE_WORDS_AFTER[word.lower()])
@@ -175,6 +176,41 @@ def scaled_numbers(text: str) -> list[str]:
             continue
         found.append(format(number.normalize(), "f"))
     return found
+
+
+def _scale_words_written(text: str) -> Iterator[tuple[str, str | None, str]]:
+    """What _SCALED finds in text, found from each scale word back to the number before it: the pattern tried
+    at every place of a long text cost ~4 ms per 80 kB (a web page), where finding the words costs ~0.1."""
+    if not text.isascii() and len(text.lower()) != len(text):
+        yield from (match.groups() for match in _SCALED.finditer(text))  # lowering moved the places
+        return
+    lowered = text.lower()
+    found = []
+    for word in SCALES:
+        at = lowered.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if end == len(text) or not _WORD_CHARACTER.match(text, end):  # (the word's \b)
+                match = _SCALED.match(text, _number_run_before(text, at), end)
+                if match is not None:
+                    found.append((at, match.groups()))
+            at = lowered.find(word, end)
+    yield from (groups for _, groups in sorted(found))  # in the text's order, as the pattern finds them
+
+
+def _number_run_before(text: str, at: int) -> int:
+    """Where the run of digits, points and commas before the white space before at begins: the only place a
+    match of _SCALED ending at at may begin (it may not begin after a digit, point or comma)."""
+    spaced = at
+    while spaced > 0 and text[spaced - 1].isspace():
+        spaced -= 1
+    start = spaced
+    while start > 0 and (text[start - 1] in ".," or text[start - 1].isdecimal()):
+        start -= 1
+    return start if spaced < at else at
+
+
+_WORD_CHARACTER = re.compile(r"\w")
 
 
 CJK_SCALES = "万萬亿億"  # ten thousand and a hundred million, simplified and traditional
