@@ -760,3 +760,14 @@ def test_numbers_with_scale_words_are_found_from_the_words_as_the_pattern_finds_
     from grounding.core.text import units
 
     assert list(units._scale_words_written(text)) == [match.groups() for match in units._SCALED.finditer(text)]
+
+
+@settings(max_examples=2000)
+@given(st.text(alphabet=st.characters(blacklist_categories=()), max_size=40)
+       | st.lists(st.sampled_from(["ORD-7", "在庫", "“x”", "\ud800", "½", " ", ",", "(", "ë", "\u00a0", "12,5"]),
+                  max_size=10).map("".join))
+def test_a_texts_runs_are_those_of_mapping_its_characters_one_by_one(text):
+    from grounding.core.text import tokens
+
+    expected = set(tokens.separated(text).translate(tokens._ASCII_SEPARATORS_TO_SPACE).split())
+    assert tokens.runs(text) == expected

@@ -23,7 +23,7 @@ from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
 from grounding.core.text.units import may_write_spaced, pointed_numbers, spaced_numbers, writes_pointed
 
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
-_KEY_DROPS = str.maketrans("", "", ",$€£¥₹")
+_KEY_DROPS = ",$€£¥₹"
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
 _CANONICAL_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?")
@@ -286,7 +286,10 @@ def _dropped(text: str) -> str:
         if "," in text or "$" in text:
             text = text.replace(",", "").replace("$", "")
         return without_group_marks(text) if "'" in text else text
-    return without_group_marks(text.translate(_KEY_DROPS))
+    for dropped in _KEY_DROPS:  # (str.translate maps a text outside ASCII a character at a time: ~40x slower)
+        if dropped in text:
+            text = text.replace(dropped, "")
+    return without_group_marks(text)
 
 
 def keys(form: str) -> tuple[str, ...]:
