@@ -93,8 +93,8 @@ def with_options(command: Callable[..., None], leading: list[inspect.Parameter])
 # is in one (tests/edges/test_cli.py)
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Output", ("output_format", "output", "output_dir", "statistics", "explain", "quiet", "verbose", "no_progress")),
-    ("Readings", ("shape", "exempt", "exempt_regex", "min_digits", "count_min_digits", "figures", "no_derived", "standard_names",
-                  "extend_standard_names", "code_blocks")),
+    ("Readings", ("shape", "exempt", "exempt_regex", "min_digits", "count_min_digits", "figures", "no_derived",
+                  "standard_names", "extend_standard_names", "code_blocks")),
     ("Rules and exit status", ("select", "ignore", "strict", "fail_on_derived", "fail_on_example",
                                "fail_on_unjudgeable", "fail_on_unchecked", "exit_zero", "allow_empty",
                                "require_tool", "code_needs_execution")),

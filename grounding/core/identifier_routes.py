@@ -230,11 +230,12 @@ def _reads_id_family(index: EvidenceIndex, prefix: str) -> bool:
     ``credit_card_``): a label holding prefix and other digits names an identifier of that family (§9.25)."""
     size = len(prefix)
     return any(form.startswith(prefix) and "_" not in form[size:] and _DIGIT.search(form, size)
-               for form in index.forms_for((prefix,)).plain)
+               for form in index.forms_for((prefix,), beginning=True).plain)
 
 
 def _form_starting_with(index: EvidenceIndex, head: str) -> str | None:
     """A read form longer than head that begins with it, the shortest first: what the fragment an answer was
     cut off inside is a beginning of."""
-    found = [form for form in index.forms_for((head,)).plain if len(form) > len(head) and form.startswith(head)]
+    found = [form for form in index.forms_for((head,), beginning=True).plain
+             if len(form) > len(head) and form.startswith(head)]
     return min(found, key=lambda form: (len(form), form)) if found else None

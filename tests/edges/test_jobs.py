@@ -357,7 +357,8 @@ def test_auto_over_a_large_input_gives_the_output_of_one_process_with_workers(tm
     monkeypatch.setattr(cores, "usable_cores", lambda: 2)
     used = []
     in_ranges = parallel._ranges_in_workers
-    monkeypatch.setattr(runner, "_ranges_in_workers", lambda *args, **kw: used.append(args[4]) or in_ranges(*args, **kw))
+    monkeypatch.setattr(runner, "_ranges_in_workers",
+                        lambda *args, **kw: used.append(args[4]) or in_ranges(*args, **kw))
     cli = CliRunner()
     auto = cli.invoke(app, ["check", path, "--format", "json"])
     one = cli.invoke(app, ["check", path, "--format", "json", "--jobs", "1"])

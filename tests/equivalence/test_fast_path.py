@@ -771,3 +771,20 @@ def test_a_texts_runs_are_those_of_mapping_its_characters_one_by_one(text):
 
     expected = set(tokens.separated(text).translate(tokens._ASCII_SEPARATORS_TO_SPACE).split())
     assert tokens.runs(text) == expected
+
+
+_NUMBERS_WRITTEN = st.sampled_from(["532", "00532", "1532", "532.0", "53.20", "53.21", "4553.21", "1,532", "532,5",
+                                    "12,34", "-532", "$532", "532ms", "ord-532", "v1.53.2", "2026-05-32", "5.32e2",
+                                    "53.2%", "x532y", "1.532", "0.532"])
+_NUMBERS_ASKED = st.sampled_from(["532", "53.2", "532.5", "1532", "53.21", "53", "32", "2", "5.32", "0.532", "4553.2",
+                                  "12", "34"])
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_NUMBERS_WRITTEN, max_size=6).map(" ".join), min_size=1, max_size=3),
+       st.lists(_NUMBERS_ASKED, min_size=1, max_size=5), st.booleans())
+def test_a_number_is_searched_for_whole_and_gets_the_verdicts_of_reading_everything(texts, asked, as_json):
+    # a number's key counts only where it is one whole number; rounding and a value cut off still find the
+    # numbers that begin with it (1532 holds no 532; 53.21 rounds to 53.2)
+    steps = [{"note": text, "n": 7} if as_json else text for text in texts]
+    both(*steps, answer="Values: " + ", ".join(asked) + ". Roughly " + asked[0] + " in all", min_digits=1)

@@ -63,6 +63,7 @@ class EvidenceIndex:
         # Keys no unread piece's search text holds: once searched for, a key stays so until a piece is seen
         # (pieces holding it are read by the search), and a value tried by route after route asks again.
         self._searched: set[str] = set()
+        self._searched_whole: set[str] = set()  # the same, searched for as whole numbers (Seen.may_hold)
         self._dates_searched: set[str] = set()  # the same, of dates asked about by token runs (dated_forms_for)
         # What the pieces seen say verbatim, and the values found in no text looked in (said.Said)
         self._said = Said()
@@ -97,6 +98,7 @@ class EvidenceIndex:
     def _keep(self, source: Examined | str, seen: verbatim.Seen) -> None:
         self._unread.append(_Piece(self._next_order(), source, seen))
         self._searched.clear()
+        self._searched_whole.clear()
         self._dates_searched.clear()
         self._said.see(seen)
         if self.phrases.keep:
@@ -118,14 +120,16 @@ class EvidenceIndex:
         self._read(self._unread)
         return self._forms
 
-    def forms_for(self, wanted: Iterable[str]) -> Forms:
+    def forms_for(self, wanted: Iterable[str], *, beginning: bool = False) -> Forms:
         """The forms read so far, after reading every piece that could hold one of wanted.
 
-        Exact for questions about wanted (and about no other form). A form with white space is held by no
-        piece (each is read as token runs and JSON leaves, and a run has none): it reads nothing.
+        Exact for questions about wanted (and about no other form); with beginning, about the forms that
+        begin with one of wanted too (a number's digits may go on: rounding, a value cut off). A form with
+        white space is held by no piece (each is read as token runs and JSON leaves, and a run has none): it
+        reads nothing.
         """
         return self._forms_with([key for form in wanted if not _WHITE_SPACE.search(form)
-                                 for key in verbatim.keys(form)])
+                                 for key in verbatim.keys(form)], whole_numbers=not beginning)
 
     def dated_forms_for(self, wanted: tuple[str, ...]) -> Forms:
         """forms_for, exact only for the plain, unit, date and component forms of wanted; where every one of
@@ -168,22 +172,25 @@ class EvidenceIndex:
         self._read([piece for piece in self._unread if piece.seen.may_hold_one(pattern, numeric)])
         self._note_searched(keys)
 
-    def _forms_with(self, keys: list[str]) -> Forms:
-        """The forms read so far, after reading every piece whose search text holds one of keys."""
-        keys = [key for key in keys if key not in self._searched]
+    def _forms_with(self, keys: list[str], whole_numbers: bool = True) -> Forms:
+        """The forms read so far, after reading every piece whose search text holds one of keys (a number's
+        key whole, with whole_numbers: see Seen.may_hold)."""
+        searched = self._searched_whole if whole_numbers else ()
+        keys = [key for key in keys if key not in self._searched and key not in searched]
         if keys and self._unread:
             nowhere = self._said.nowhere.issuperset(keys)
-            self._read([p for p in self._unread if p.seen.may_hold(keys, nowhere)])
-            self._note_searched(keys)
+            self._read([p for p in self._unread if p.seen.may_hold(keys, nowhere, whole_numbers)])
+            self._note_searched(keys, self._searched_whole if whole_numbers else self._searched)
         return self._forms
 
-    def _note_searched(self, keys: Iterable[str]) -> None:
-        """Remember keys as searched in every unread piece. A memo, so bounded: a Session asked about
-        hundreds of thousands of distinct values and given no new result grew it without end (searching
-        again after a clear finds what it found)."""
-        if len(self._searched) > _SEARCHED_KEPT:
-            self._searched.clear()
-        self._searched.update(keys)
+    def _note_searched(self, keys: Iterable[str], memo: set[str] | None = None) -> None:
+        """Remember keys as searched in every unread piece (in memo: _searched, or _searched_whole). A memo, so
+        bounded: a Session asked about hundreds of thousands of distinct values and given no new result grew
+        it without end (searching again after a clear finds what it found)."""
+        memo = self._searched if memo is None else memo
+        if len(memo) > _SEARCHED_KEPT:
+            memo.clear()
+        memo.update(keys)
 
     def _read(self, pieces: list[_Piece]) -> None:
         if not pieces:
@@ -301,7 +308,7 @@ class EvidenceIndex:
         if decimals < 0 or exponent_of(magnitude) < -decimals:  # (< 0: $577B, to the billion)
             return self.has_number_near(magnitude - half, magnitude + half)  # more decimals than written
         below = magnitude - Decimal(1).scaleb(-decimals)
-        self.forms_for([spell(magnitude)] + ([format(below, f".{decimals}f")] if below >= 0 else []))
+        self.forms_for([spell(magnitude)] + ([format(below, f".{decimals}f")] if below >= 0 else []), beginning=True)
         return self._number_between(magnitude - half, magnitude + half)
 
     def has_number_near(self, low: Decimal, high: Decimal) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from grounding import json_exact
 from grounding.core.text.dates import MONTHS
@@ -66,10 +67,13 @@ class Seen:
     notes: json_exact.Notes | None = None  # of a JSON text: what its parse saw (see may_hold)
     _search: str | None = None  # its search text, once worked out
 
-    def may_hold(self, keys: list[str], not_said_anywhere: bool = False) -> bool:
+    def may_hold(self, keys: list[str], not_said_anywhere: bool = False, whole_numbers: bool = True) -> bool:
         """False when the text is surely read as no form whose key (see keys) is one of keys: the key of
         every form it is read as is in its search text (see search_text), but for the numbers a JSON number
         literal with an exponent spells with digits its text does not show (``1.5e3`` is read as 1500).
+        With whole_numbers, a key that is a number counts only where it is one whole (writes_number), not
+        inside a longer one: ``53.2`` in ``4553.21`` holds no form 53.2 (a question asking for numbers that
+        begin with it, as rounding does, asks without).
 
         Told in the cheapest order, as a piece is searched only for a value not found verbatim (two in five
         ever are), and mostly for one found nowhere: the lowered text first (its search text keeps every
@@ -82,12 +86,12 @@ class Seen:
             return True  # not seen so: only reading tells
         if not (not_said_anywhere and self.said_text is lowered):
             for key in keys:
-                if key in lowered:
+                if key in lowered and (not whole_numbers or _holds_whole(lowered, key)):
                     return True
         search = self._search_text(lowered)
         if search is not lowered:
             for key in keys:
-                if key in search:
+                if key in search and (not whole_numbers or _holds_whole(search, key)):
                     return True
         notes = self.notes
         return notes is not None and any(_NUMBER_CHARACTERS.issuperset(key) for key in keys) and notes.exponent
@@ -116,6 +120,28 @@ class Seen:
                 search = _searchable(lowered)
             self._search = search
         return search
+
+
+_NUMBER_KEY = re.compile(r"\d+(?:\.\d+)?")  # a key that is a number's (its sign dropped, see key)
+
+
+def _holds_whole(text: str, key: str) -> bool:
+    """text, which holds key, holds it whole: as any key not a number's, or as a number (writes_number)."""
+    return _NUMBER_KEY.fullmatch(key) is None or writes_number(text, key)
+
+
+def writes_number(text: str, key: str) -> bool:
+    """True when text writes the number key whole, as a form of it is read: no digit before it but zeros
+    (``00532`` is read as 532, ``1532`` never is), and none after it but a decimal's zeros (``53.20``).
+    The lowered text and the search text are both asked: a comma that splits two numbers (``12,34`` is 12 and
+    34) stands in the one, grouping commas (``1,532``) are dropped from the other."""
+    return _whole_number(key).search(text) is not None
+
+
+@lru_cache(maxsize=4096)
+def _whole_number(key: str) -> re.Pattern:
+    after = "0*(?!\\d)" if "." in key else "(?!\\d)"
+    return re.compile(f"(?<!\\d)0*{re.escape(key)}{after}")
 
 
 def may_spell_number(key: str) -> bool:
