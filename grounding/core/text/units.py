@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 # The tails a number may carry as a unit (SPEC §9.2): those that measure (a figure's, issue 53) ...
 MEASURES = frozenset(
@@ -180,9 +181,10 @@ def scaled_numbers(text: str) -> list[str]:
     return found
 
 
-def _scale_words_written(text: str) -> Iterator[tuple[str, str | None, str]]:
-    """What _SCALED finds in text, found from each scale word back to the number before it: the pattern tried
-    at every place of a long text cost ~4 ms per 80 kB (a web page), where finding the words costs ~0.1."""
+def _scale_words_written(text: str) -> Iterator[tuple[Any, ...]]:
+    """What _SCALED finds in text (its groups: the number, its decimals or None, the word), found from each
+    scale word back to the number before it: the pattern tried at every place of a long text cost ~4 ms per
+    80 kB (a web page), where finding the words costs ~0.1."""
     if not text.isascii() and len(text.lower()) != len(text):
         yield from (match.groups() for match in _SCALED.finditer(text))  # lowering moved the places
         return
