@@ -6,6 +6,7 @@ the ``via`` the report shows. A value grounded plainly has no ``via``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from grounding.core import computed_routes as computed
@@ -151,6 +152,19 @@ def _locale_number(candidate: Candidate, judging: Judging) -> Finding | None:
     return found(candidate, "locale")
 
 
+def _side_by_side(candidate: Candidate, judging: Judging) -> Finding | None:
+    """A run of digit groups plain spaces may join into one number (``41 900``) may also be numbers side by side
+    (``rooms 101 202``): grounded, as its tokens are written (§9.22), when each of them was read."""
+    text = candidate.text
+    if " " not in text or _SPACE_GROUPS.fullmatch(text) is None:
+        return None
+    index = judging.index
+    return found(candidate, "verbatim") if all(index.is_plain(part) for part in text.split(" ")) else None
+
+
+_SPACE_GROUPS = re.compile(r"\d{1,3}(?: \d{3})+")  # (a decimal comma after them: one number, no other reading)
+
+
 def _masked(candidate: Candidate, judging: Judging) -> Finding | None:
     """Route 7 (§9.11): every occurrence is masked and a longer read form ends with each visible tail."""
     tails = masks.masked_tails(candidate, judging.answer)
@@ -175,7 +189,7 @@ _DIGITS_AND_MARKS = frozenset("0123456789.,'")  # what a locale number's piece i
 
 
 ROUTES: tuple[Callable[[Candidate, Judging], Finding | None], ...] = (
-    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _date_order, _locale_number, _masked,
+    _verbatim, _reading, _sign_or_rounded, _range, _prose_date, _date_order, _locale_number, _side_by_side, _masked,
     notation.label, notation.code_location, notation.path, notation.reference, notation.repository_link,
     notation.hash_prefix, notation.version_range, notation.address, notation.same_url, notation.composite,
     computed.computed, computed.date_offset, _example, notation.truncated,

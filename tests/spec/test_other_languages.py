@@ -85,10 +85,31 @@ def test_a_grouped_number_is_reported_as_the_answer_wrote_it():
     assert finding.text == "1'294.56"  # (before: the piece "294.56" its token held)
 
 
-def test_a_plain_space_and_an_apostrophe_in_words_join_nothing():
-    # a plain space may part two numbers ("rooms 101 202"): left as two, each too short to be a value
-    assert judge({"rooms": [101, 202]}, answer="Rooms 101 202 are free.").candidates == 0
-    assert judge({"rooms": [101, 202]}, answer="It's 5 o'clock; the '90s.").candidates == 0
+def test_numbers_a_plain_space_may_join_are_grounded_by_either_reading():
+    # "rooms 101 202" may be two numbers side by side: each read grounds it, as its tokens are written
+    verdict = judge({"rooms": [101, 202]}, answer="Rooms 101 202 are free.")
+    assert unsupported(verdict) == [] and via(verdict) == {"101202": "verbatim"}
+    assert judge({"rooms": [101, 202]}, answer="It's 5 o'clock; the '90s.").candidates == 0  # (no number joined)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "expected_unsupported"),
+    [
+        ({"count": 41200}, "Il y a 41 200 clients.", []),  # one number, wherever it stands (no sign needed)
+        ({"count": 1250000}, "Total 1 250 000 in all.", []),
+        ({"n": 2602}, "Population: 2 602.", []),
+        # refused: another figure so written (it went unexamined: its groups alone were too short to be values)
+        ({"count": 41200}, "Il y a 41 900 clients.", ["41900"]),
+        ({"count": 41200}, "Il y a 41 200 500 clients.", ["41200500"]),  # a read number, a group added
+        ({"rooms": [101, 202]}, "Rooms 101 203 are free.", ["101203"]),  # one of them read, the other not
+        # never joined: a run the pattern breaks stays apart (a telephone number, a year before a count)
+        ({"phone": "555-123-4567"}, "Call 555 123 4567.", []),
+        ({"year": 2024}, "In 2024 41 orders.", []),
+    ],
+)
+def test_plain_spaces_join_three_digit_groups_into_one_number_wherever_they_stand(evidence, answer,
+                                                                                 expected_unsupported):
+    assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
 
 
 @pytest.mark.parametrize(
@@ -111,8 +132,7 @@ def test_plain_spaces_group_thousands_where_a_currency_or_percent_sign_says_so(e
     assert unsupported(judge(evidence, answer=answer)) == expected_unsupported
 
 
-def test_without_such_a_sign_plain_spaces_still_part_numbers():
-    assert judge({"n": 2602}, answer="Population: 2 602.").candidates == 0  # (no sign: not examined)
+def test_a_year_before_a_grouped_number_stands_apart():
     assert judge({"n": 1}, answer="In 2024 41 900 € sales.").candidates == 1  # 2024 stands apart, 41 900 €?
     assert unsupported(judge({"n": 2024}, answer="In 2024 41 900 € sales.")) == []
 
@@ -314,6 +334,7 @@ def test_a_read_number_is_grounded_in_every_locale_spelling(whole, cents, after)
         f"{_grouped(whole, chr(0xA0))},{cents:02d}",  # French (no-break space)
         f"{_grouped(whole, chr(0x202F))},{cents:02d}",  # French (narrow no-break space)
         f"{_grouped(whole, chr(0x27))}.{cents:02d}",  # Swiss
+        f"{_grouped(whole, ' ')},{cents:02d}",  # a plain space, as many write the French one
     ]
     for spelled in spellings:
         verdict = judge({"amount": float(amount) if cents else whole}, answer=f"Total: {spelled} {after}.")
@@ -358,3 +379,13 @@ def test_a_short_number_with_a_cjk_scale_is_a_figure(evidence, answer, expected_
     assert judge(evidence, answer=answer).candidates == 0
     history = [{"role": "tool", "content": json.dumps(evidence)}]
     assert unsupported(grounding.check_answer(history, answer, grounding.Options(figures=True))) == expected_unsupported
+
+
+@given(st.lists(st.integers(1, 999), min_size=2, max_size=4), st.integers(100, 999))
+def test_numbers_read_and_written_side_by_side_are_never_accused(numbers, group):
+    # "5 100 202": one number 5100202, or 5, 100 and 202 side by side; each read grounds it
+    numbers = [numbers[0], *(max(n, 100) for n in numbers[1:])]
+    assert unsupported(judge({"ids": numbers}, answer="Ids " + " ".join(map(str, numbers)) + " are done.")) == []
+    # one not read among them: the run is examined whole
+    flagged = unsupported(judge({"ids": numbers[:1]}, answer=f"Ids {numbers[0]} {group} are done."))
+    assert flagged == ([] if group == numbers[0] else [f"{numbers[0]}{group}"])

@@ -17,10 +17,12 @@ from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.units import (
     counted_after,
     grouped_numbers,
+    may_group_with_spaces,
     may_write_spaced,
     pointed_numbers,
     scale_word_after,
     scaled,
+    space_grouped_numbers,
     spaced_numbers,
     writes_cjk_scale,
     writes_pointed,
@@ -182,6 +184,8 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
         written = _grouped(segment, written, pointed_numbers(segment))
     if may_write_spaced(segment):
         written = _grouped(segment, written, spaced_numbers(segment))
+    if may_group_with_spaces(segment):  # (anywhere: the judge grounds it by either reading)
+        written = _grouped(segment, written, space_grouped_numbers(segment))
     if "." in segment and _POINT_THEN_GROUP.search(segment) is not None:
         written = _point_grouped(written, min_digits)
     if _may_scale(segment):
@@ -196,9 +200,9 @@ def _grouped(segment: str, written: list[tuple[str, str, int, int]],
     """A number whose thousands a no-break space, a thin space or an apostrophe groups is one value, as
     ``41,200`` is: ``41 200`` (U+202F) is 41200, ``1'250'000`` 1250000, ``41 200,50 €`` 41200.5, where its
     groups alone were pieces too short to be values; so is one whose points group them before a decimal
-    comma (``1.234,56`` is 1234.56, where the comma cut it in two), and one whose plain spaces group them
-    where a currency or percent sign says it is one number (``41 900 €``). The text it reports is the number
-    as written. numbers: (start, end, number) of each (units.grouped_numbers, pointed_numbers, spaced_numbers)."""
+    comma (``1.234,56`` is 1234.56, where the comma cut it in two), and one whose plain spaces may group them
+    (``41 900 €``, ``41 900 clients``: units.space_grouped_numbers). The text it reports is the number as
+    written. numbers: (start, end, number) of each (units.grouped_numbers, pointed_numbers, spaced_numbers)."""
     for first_at, last_at, number in reversed(numbers):
         inside = [at for at, (_, _, start, end) in enumerate(written) if start < last_at and end > first_at]
         if not inside:

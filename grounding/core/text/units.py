@@ -308,6 +308,26 @@ def spaced_numbers(text: str) -> list[tuple[int, int, str]]:
     return sorted(found.values())
 
 
+def may_group_with_spaces(text: str) -> bool:
+    """text may write a number whose thousands plain spaces group (a group of three digits after a space)."""
+    return _SPACE_THEN_GROUP.search(text) is not None
+
+
+def space_grouped_numbers(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each run of digit groups that plain spaces may join into one number, wherever
+    it stands: the first group of one to three digits, every other of three (``41 900 clients``, ``1 250 000``),
+    a decimal comma's digits after it; a whole run only, never a piece of one that breaks the pattern (``555
+    123 4567``, ``in 2024 41 900``: those stay apart). Such a run may also be numbers side by side (``rooms
+    101 202``): the judge grounds it by either reading (grounding.core.judge).
+
+    >>> space_grouped_numbers("41 900 clients, 1 250 000 in all, rooms 101 202, call 555 123 4567, in 2024 41 900")
+    [(0, 6, '41900'), (16, 25, '1250000'), (40, 47, '101202')]
+    """
+    return [(match.start(), match.end(), match.group().replace(" ", "").replace(",", "."))
+            for match in _SPACE_GROUPED.finditer(text)]
+
+
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3})+(?:,\d{1,2})?(?![\d]|[.,]\d| \d)")
 _SIGN = re.compile(r"[€£¥₹₽₩%$]")
 _NEAR_A_SIGN = 40  # characters: a number so grouped and the sign beside it
 
