@@ -791,3 +791,12 @@ def test_a_number_is_searched_for_whole_and_gets_the_verdicts_of_reading_everyth
     # numbers that begin with it (1532 holds no 532; 53.21 rounds to 53.2)
     steps = [{"note": text, "n": 7} if as_json else text for text in texts]
     both(*steps, answer="Values: " + ", ".join(asked) + ". Roughly " + asked[0] + " in all", min_digits=1)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["", ".", "(", "on ", "-", ":", "1.", "v"]), st.sampled_from(["24/06/24", "24.06.24", "6/7/25"]),
+       st.sampled_from(["", ".", ",", ")", ":", "-", ".5", "/1", "!", "0", " 12:00"]),
+       st.lists(st.sampled_from(["2024-06-24", "2025-07-06", "2025-06-07", "2024-06-25"]), min_size=1, max_size=3))
+def test_a_date_of_two_digit_year_is_searched_for_as_its_text_is_read(before, date, after, asked):
+    # "Book it for 24/06/24." was not searched for 2024-06-24 (its sentence's point): an honest answer accused
+    both(f"Book it for {before}{date}{after} please", answer="Booked for " + ", ".join(asked) + ".")

@@ -184,6 +184,8 @@ def test_a_date_in_words_of_another_language(evidence, user, answer, expected_un
         # a user's year of two digits, day or month first (2000-2069: as POSIX reads %y)
         ("ok", "book 24/06/24 please", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
         ("ok", "Reserve para 24/06/24", "Reservado para 24 de junho de 2024.", [], {"2024-06-24": "date-part"}),
+        ("ok", "Please book it for 24/06/24.", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),  # its point
+        ("ok", "Bitte am 24.06.24.", "Gebucht für 2024-06-24.", [], {"2024-06-24": "date-part"}),
         ("booked for 24.06.24", "book it", "Booked for 2024-06-24.", [], {"2024-06-24": "date-part"}),
         # refused: another day, a day no month has, another century, a year of two digits in the answer
         # (the answer must write the date it means)

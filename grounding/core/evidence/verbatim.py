@@ -377,4 +377,5 @@ def _searchable(lowered: str) -> str:
 
 
 _SHORT_YEAR_HINT = re.compile(r"[/.]\d\d?[/.]\d\d(?!\d)")
-_SHORT_YEAR_DATE = re.compile(r"(?<![\d/.])(\d{1,2}[/.]\d{1,2}[/.]\d\d)(?![\d/.])")
+# (a point beside it ends or starts a sentence, as the token reader reads it: beside a digit, a number goes on)
+_SHORT_YEAR_DATE = re.compile(r"(?<![\d/])(?<!\d\.)(\d{1,2}[/.]\d{1,2}[/.]\d\d)(?![\d/]|\.\d)")
