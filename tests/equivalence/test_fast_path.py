@@ -800,3 +800,34 @@ def test_a_number_is_searched_for_whole_and_gets_the_verdicts_of_reading_everyth
 def test_a_date_of_two_digit_year_is_searched_for_as_its_text_is_read(before, date, after, asked):
     # "Book it for 24/06/24." was not searched for 2024-06-24 (its sentence's point): an honest answer accused
     both(f"Book it for {before}{date}{after} please", answer="Booked for " + ", ".join(asked) + ".")
+
+
+_WRITTEN_READINGS = st.sampled_from(["1.234,56", "41\u00a0200", "41 200 €", "€ 12 500", "24/06/24", "24.06.2024",
+                                     "March 8, 2025", "8. März 2025", "2025年3月8日", "5500万", "21 million", "1'250'000",
+                                     "41.200", "2025-03-07/08", "16384mb", "3:15 PM", "ORD-4471", "$1,207.50",
+                                     "−1,212.30", "2025-03-08T10:00Z", "24/6/2024", "06-24-2024", "1 234,56 €",
+                                     "41\u202f200,50", "12,5 %", "45 lakh", "5 Mio."])
+_AROUND = st.sampled_from(["", ".", ",", "(", ")", ":", ";", "!", "?", "-", " ", "\n", '"', "x"])
+_READINGS_ASKED = st.sampled_from(["1234.56", "1,234.56", "41,200", "12,500", "2024-06-24", "2025-03-08", "2025-03-07",
+                                   "55,000,000", "21,000,000", "1,250,000", "41200", "16384", "15:15", "ORD-4471",
+                                   "1234.57", "41,300", "2024-06-25", "2025-03-09", "1207.5", "1,212.3", "10:00",
+                                   "41,200.50", "4,500,000", "5,000,000", "12.5"])
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_AROUND, _WRITTEN_READINGS, _AROUND).map("".join), min_size=1, max_size=6).map(" ".join),
+       st.lists(_READINGS_ASKED, min_size=1, max_size=6), st.booleans())
+def test_what_a_text_is_read_as_is_searched_for_whatever_stands_around_it(text, asked, as_json):
+    # each reading a token or a text's run holds is in the text's search text, punctuation around it or not
+    both({"note": text} if as_json else text, answer="Values: " + "; ".join(asked) + ".")
+
+
+@settings(max_examples=2000)
+@given(st.lists(st.sampled_from(["24", "/", ".", "06", "6", "7", "25", "10.64.60.69", " ", "x", "2024", "3", ",", "-",
+                                 "07"]), max_size=10).map("".join))
+def test_dates_of_two_digit_years_are_found_from_their_separators_as_the_pattern_finds_them(text):
+    from grounding.core.text.numeric_dates import numeric_dates
+
+    by_pattern = {iso for date in verbatim._SHORT_YEAR_DATE.findall(text)
+                  for iso in numeric_dates(date, two_digit_year=True)}
+    assert by_pattern <= set(verbatim._two_digit_year_dates(text).split("\n")[1:])

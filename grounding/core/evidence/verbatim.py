@@ -18,10 +18,16 @@ from functools import lru_cache
 
 from grounding import json_exact
 from grounding.core.text.dates import MONTHS
-from grounding.core.text.normalise import fold_digits, without_group_marks
+from grounding.core.text.normalise import fold_digits, groups_thousands, without_group_marks
 from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
-from grounding.core.text.units import may_write_spaced, pointed_numbers, spaced_numbers, writes_pointed
+from grounding.core.text.units import (
+    grouped_numbers,
+    may_write_spaced,
+    pointed_numbers,
+    spaced_numbers,
+    writes_pointed,
+)
 
 # Normalising deletes grouping commas and currency signs; a key and a search text both drop them.
 _KEY_DROPS = ",$€£¥₹"
@@ -114,8 +120,10 @@ class Seen:
         if search is None:
             notes = self.notes
             if (notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered
-                    and not may_write_spaced(lowered)):
-                search = lowered  # nothing to drop or add (see _searchable), and no copy to make
+                    and not may_write_spaced(lowered) and ("'" not in lowered or not groups_thousands(lowered))):
+                # nothing to drop (see _searchable), and no copy to make but for the dates it adds (an IP
+                # address looks like one at first: 10.64.60.69)
+                search = lowered + _two_digit_year_dates(lowered)
             else:
                 search = _searchable(lowered)
             self._search = search
@@ -366,16 +374,35 @@ def search_text(text: str) -> str:
 def _searchable(lowered: str) -> str:
     folded = fold_digits(lowered)
     searchable = _dropped(folded)
+    if groups_thousands(folded):  # a number grouped so before a decimal comma (41 200,50) is read as 41200.5
+        searchable += "\n" + "\n".join(number for _, _, number in grouped_numbers(folded))
     if writes_pointed(folded):  # a number pointed as German writes it (1.234,56) is read as 1234.56
         searchable += "\n" + "\n".join(number for _, _, number in pointed_numbers(folded))
     if may_write_spaced(folded):  # ... and one spaced as French writes it (41 900 €) as 41900
         searchable += "\n" + "\n".join(number for _, _, number in spaced_numbers(folded))
-    if _SHORT_YEAR_HINT.search(folded):  # 24/06/24 is read as 2024-06-24: a question about it asks for 2024
-        searchable += "\n" + "\n".join(iso for date in _SHORT_YEAR_DATE.findall(folded)
-                                        for iso in numeric_dates(date, two_digit_year=True))
-    return searchable
+    return searchable + _two_digit_year_dates(folded)
 
 
-_SHORT_YEAR_HINT = re.compile(r"[/.]\d\d?[/.]\d\d(?!\d)")
+def _two_digit_year_dates(folded: str) -> str:
+    """The ISO dates a text's dates of two-digit years are read as (24/06/24 is 2024-06-24: a question about
+    it asks for 2024), each after a line break; "" when it writes none.
+
+    Found from their separators (patterns that begin with one are searched in C by it, ~6x faster than one
+    that begins with a class: every JSON result's search text asks, and an IP address looks like one)."""
+    found = []
+    for hint in (_SLASH_YEAR, _POINT_YEAR) if "/" in folded else (_POINT_YEAR,):
+        match = hint.search(folded)
+        while match is not None:  # (overlapping: the year of 3.25.07 is found after .3.25 was)
+            at = match.start()
+            for start in range(max(at - 2, 0), at):
+                date = _SHORT_YEAR_DATE.match(folded, start)
+                if date is not None:
+                    found.extend(numeric_dates(date.group(1), two_digit_year=True))
+            match = hint.search(folded, at + 1)
+    return "".join("\n" + iso for iso in found)
+
+
+_SLASH_YEAR = re.compile(r"/\d\d?/\d\d(?!\d)")  # the separators and year of 24/06/24 (the same twice: numeric_dates)
+_POINT_YEAR = re.compile(r"\.\d\d?\.\d\d(?!\d)")
 # (a point beside it ends or starts a sentence, as the token reader reads it: beside a digit, a number goes on)
 _SHORT_YEAR_DATE = re.compile(r"(?<![\d/])(?<!\d\.)(\d{1,2}[/.]\d{1,2}[/.]\d\d)(?![\d/]|\.\d)")
