@@ -389,7 +389,7 @@ def _two_digit_year_dates(folded: str) -> str:
 
     Found from their separators (patterns that begin with one are searched in C by it, ~6x faster than one
     that begins with a class: every JSON result's search text asks, and an IP address looks like one)."""
-    found = []
+    found: list[str] = []
     for hint in (_SLASH_YEAR, _POINT_YEAR) if "/" in folded else (_POINT_YEAR,):
         match = hint.search(folded)
         while match is not None:  # (overlapping: the year of 3.25.07 is found after .3.25 was)
