@@ -17,7 +17,7 @@ from grounding.core.answer.candidates import Candidate, read_answer
 from grounding.core.evidence.forms import Forms, ReadOptions
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.evidence.reading import read_exempt, read_tool_result
-from grounding.core.evidence.verbatim import keys, search_text
+from grounding.core.evidence.search_keys import keys, search_text
 from grounding.core.settings import Settings
 from grounding.core.text.normalise import is_number, lookup_forms, normalise
 from grounding.core.text.tokens import token_texts
@@ -308,7 +308,7 @@ def _pointer(item: Item, wanted: set[str]) -> str | None:
 
 
 def _may_carry(text: str, needles: set[str]) -> bool:
-    """False when text surely carries none of the forms whose keys are needles (verbatim.keys): every form a
+    """False when text surely carries none of the forms whose keys are needles (search_keys.keys): every form a
     token is read as is spelled inside its search text, but for a number written with an exponent. Ruling a
     leaf out so, before tokenising it: --explain on dev.jsonl 1.03 -> 0.78 s, the HTML report of the 5 MB
     benchmark slice 3.37 -> 3.00 s; a property test (tests/equivalence) holds it to _carries."""

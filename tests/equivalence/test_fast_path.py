@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from grounding import json_exact
 from grounding.core.engine import check_conversation
-from grounding.core.evidence import verbatim
+from grounding.core.evidence import search_keys, verbatim
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text.normalise import spell
@@ -391,17 +391,17 @@ def test_a_piece_may_hold_every_form_it_is_read_as_and_no_other_its_texts_rule_o
     seen = seen_of(examined)  # as the index sees it (a JSON string alone is read as text)
     forms = read_examined(examined, ReadOptions())
     for form in forms.every_form():  # never ruled out: the index would miss it
-        assert seen.may_hold(list(verbatim.keys(form))), form
+        assert seen.may_hold(list(search_keys.keys(form))), form
     for key in asked:
         if key in text.lower():
             assert seen.may_hold([key], whole_numbers=False)
             # a number's key where no number is it whole (the 0 of 50) holds no form of it
-            assert seen.may_hold([key]) or (verbatim._NUMBER_KEY.fullmatch(key) and not any(
-                verbatim.writes_number(searched, key) for searched in (text.lower(), verbatim.search_text(text))))
+            assert seen.may_hold([key]) or (search_keys._NUMBER_KEY.fullmatch(key) and not any(
+                search_keys.writes_number(searched, key) for searched in (text.lower(), search_keys.search_text(text))))
             continue
         # as the index asks of a value it found in no text: the lowered text is not looked in again
         assert seen.may_hold([key], not_said_anywhere=True) == seen.may_hold([key])
-        if key not in verbatim.search_text(text):  # then only a JSON number literal with an exponent may spell it
+        if key not in search_keys.search_text(text):  # then only a JSON number literal with an exponent may spell it
             spelled_by_a_number = set(key) <= set("0123456789.-")
             exponent = examined.exact_json and json_exact.Notes(text).exponent
             assert seen.may_hold([key]) == (spelled_by_a_number and exponent), key
@@ -450,7 +450,7 @@ def test_a_token_is_said_by_a_json_text_exactly_when_a_string_of_it_holds_it(doc
 @given(st.text("a1,$€£¥₹-é.", max_size=12))
 def test_a_key_drops_what_normalising_deletes_whatever_the_text(form):
     unsigned = form.removeprefix("-")  # a sign may stand before zero padding normalising drops
-    assert verbatim.key(form) == "".join(ch for ch in unsigned if ch not in ",$€£¥₹")
+    assert search_keys.key(form) == "".join(ch for ch in unsigned if ch not in ",$€£¥₹")
 
 
 def test_a_negative_number_written_with_zero_padding_is_found_by_its_plain_reading_on_both_paths():
@@ -511,12 +511,12 @@ def test_every_form_a_time_of_day_is_read_as_is_sought_by_its_minutes(hour, minu
     forms = set(date_parts(f"2024-05-06t{written}")) - {"2024", "2024-05-06"}
     forms |= set(twelve_hour_times(f"at {hour % 13}:{minute:02d}{meridiem} today"))
     for form in forms:
-        assert f":{minute:02d}" in verbatim.keys(form)
+        assert f":{minute:02d}" in search_keys.keys(form)
 
 
 def test_a_form_shaped_unlike_any_time_is_sought_as_written():
-    assert verbatim.keys("20:30:1a:2b:3c:4d:5e:6f") == ("20:30:1a:2b:3c:4d:5e:6f",)
-    assert verbatim.keys("16:20") == (":20", "h20m") and verbatim.keys("3:00pm")[0] == ":00"
+    assert search_keys.keys("20:30:1a:2b:3c:4d:5e:6f") == ("20:30:1a:2b:3c:4d:5e:6f",)
+    assert search_keys.keys("16:20") == (":20", "h20m") and search_keys.keys("3:00pm")[0] == ":00"
     verdict = both('{"wwn": "20:30:1a:2b:3c:4d:5e:6f", "at": "16:20"}', answer="WWN 20:30:1a:2b:3c:4d:5e:6f at 4:20pm.")
     assert unsupported(verdict) == [] and via(verdict) == {"4:20pm": "date-part"}
 
@@ -598,7 +598,7 @@ def test_a_result_said_to_say_more_than_its_call_never_says_nothing_beyond_it(do
     from grounding.core.evidence.reading import read_arguments
 
     text = json.dumps(arguments)
-    searched = verbatim.search_text(text)
+    searched = search_keys.search_text(text)
     every_leaf = any(_surely_unspelled(leaf, searched) for leaf in json_exact.leaves(document))
     screened = "\\" in text or verbatim.has_exponent(text)
     assert says_more_than(document, text) == (every_leaf and not screened)  # top level first, then the rest
@@ -666,7 +666,7 @@ _LEAF = st.one_of(
 
 @given(_LEAF, _LEAF)
 def test_a_leaf_that_carries_a_form_is_never_ruled_out_by_its_search_text(leaf, other):
-    from grounding.core.evidence.verbatim import keys
+    from grounding.core.evidence.search_keys import keys
     from grounding.core.explain import _carries, _may_carry
     from grounding.core.text.normalise import lookup_forms, normalise
     from grounding.core.text.tokens import token_texts
@@ -828,6 +828,6 @@ def test_what_a_text_is_read_as_is_searched_for_whatever_stands_around_it(text, 
 def test_dates_of_two_digit_years_are_found_from_their_separators_as_the_pattern_finds_them(text):
     from grounding.core.text.numeric_dates import numeric_dates
 
-    by_pattern = {iso for date in verbatim._SHORT_YEAR_DATE.findall(text)
+    by_pattern = {iso for date in search_keys._SHORT_YEAR_DATE.findall(text)
                   for iso in numeric_dates(date, two_digit_year=True)}
-    assert by_pattern <= set(verbatim._two_digit_year_dates(text).split("\n")[1:])
+    assert by_pattern <= set(search_keys.two_digit_year_dates(text).split("\n")[1:])

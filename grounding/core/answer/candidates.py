@@ -100,9 +100,8 @@ def read_answer(text: str, settings: Settings) -> Answer:
 
 
 def _count(value: str, written: str, segment: str, end: int, digits: int, settings: Settings) -> Value | None:
-    """A whole number under the digit bar, written as digits alone, that a noun it counts follows (``182
-    visits``; not ``5% moves``, ``1.4 x2``), examined as a number of digits or more (count_min_digits),
-    unless exempt."""
+    """A whole number under the digit bar written as digits alone before a noun it counts (``182 visits``; not
+    ``5% moves``, ``1.4 x2``): examined at count_min_digits digits, unless exempt."""
     if (not value.isdigit() or not as_shown(written).isdigit() or not counted_after(segment, end)
             or settings.is_exempt(value)):
         return None

@@ -8,7 +8,7 @@ from typing import Any, TypeGuard
 import regex
 
 from grounding import json_exact
-from grounding.core.evidence import verbatim
+from grounding.core.evidence import search_keys, verbatim
 from grounding.core.evidence.documents import CONTAINERS, TEXT, Inexact, parse
 from grounding.core.evidence.forms import Forms, is_iso_date
 from grounding.core.text.normalise import normalise, normalise_once
@@ -76,7 +76,7 @@ def says_nothing(document: object, arguments: Forms) -> bool:
 
 def says_more_than(document: object, arguments: str, exact: bool = True) -> bool:
     """True when a scalar of the document is surely not spelled by the call's arguments, seen without
-    reading them: its key is not in their search text (see verbatim.search_text). Scalars a time of day
+    reading them: its key is not in their search text (see search_keys.search_text). Scalars a time of day
     or a prose date may spell are left to the full test; False says nothing.
 
     The top level is looked at first, in a plain loop (this runs once per result): a result says more than
@@ -84,7 +84,7 @@ def says_more_than(document: object, arguments: str, exact: bool = True) -> bool
     """
     if "\\" in arguments or verbatim.has_exponent(arguments):
         return False  # escaped strings, or numbers spelled with digits the text does not show
-    searched = verbatim.search_text(arguments)
+    searched = search_keys.search_text(arguments)
     kind = type(document)
     if kind is not dict and kind is not list:
         return _surely_unspelled(document, searched, exact)
@@ -106,9 +106,9 @@ def _surely_unspelled(node: object, searched: str, exact: bool = True) -> bool:
         raise Inexact  # its spelling may not be the one written
     if type(node) is str:
         value = normalise_once(node)  # a leaf's value is mostly read nowhere else: normalise's memo would miss
-        return bool(value) and ":" not in value and not is_iso_date(value) and verbatim.key(value) not in searched
+        return bool(value) and ":" not in value and not is_iso_date(value) and search_keys.key(value) not in searched
     if json_exact.is_number(node) and node != 0:
-        return verbatim.key(json_exact.number_spelling(node)) not in searched
+        return search_keys.key(json_exact.number_spelling(node)) not in searched
     return False
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from grounding import json_exact
-from grounding.core.evidence import verbatim
+from grounding.core.evidence import search_keys
 from grounding.core.evidence.token_readings import components_of
 from grounding.core.text.normalise import normalise
 
@@ -47,18 +47,18 @@ class Forms:
 
     def has_component(self, wanted: tuple[str, ...]) -> bool:
         """True when one of wanted is a component form (§9.4). Only identifiers that could hold one are worked
-        out: every component form is spelled inside its identifier (see verbatim.search_text)."""
+        out: every component form is spelled inside its identifier (see search_keys.search_text)."""
         held = self.component
         if any(form in held for form in wanted):
             return True
         if not self.pending:
             return False
         if self.pending_text is None:
-            self.pending_text = verbatim.key("\n".join(self.pending))
-        keys = [verbatim.key(form) for form in wanted]
+            self.pending_text = search_keys.key("\n".join(self.pending))
+        keys = [search_keys.key(form) for form in wanted]
         if not any(key in self.pending_text for key in keys):
             return False
-        holding = [value for value in self.pending if any(key in verbatim.key(value) for key in keys)]
+        holding = [value for value in self.pending if any(key in search_keys.key(value) for key in keys)]
         for value in holding:
             held.update(components_of(value, self.min_digits))
         self.pending.difference_update(holding)

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from grounding.core.evidence import verbatim
+from grounding.core.evidence import search_keys, verbatim
 from grounding.core.evidence.forms import Forms, ReadOptions, is_iso_date
 from grounding.core.evidence.operands import Operands
 from grounding.core.evidence.phrases import Phrases
@@ -129,7 +129,7 @@ class EvidenceIndex:
         reads nothing.
         """
         return self._forms_with([key for form in wanted if not _WHITE_SPACE.search(form)
-                                 for key in verbatim.keys(form)], whole_numbers=not beginning)
+                                 for key in search_keys.keys(form)], whole_numbers=not beginning)
 
     def dated_forms_for(self, wanted: tuple[str, ...]) -> Forms:
         """forms_for, exact only for the plain, unit, date and component forms of wanted; where every one of
@@ -141,7 +141,7 @@ class EvidenceIndex:
         asked = [date for date in wanted if date[:4] not in self._searched and date not in self._dates_searched]
         if asked and self._unread:
             years = {date[:4] for date in asked}
-            keys = [key for date in asked for key in verbatim.keys(date)]  # (its year)
+            keys = [key for date in asked for key in search_keys.keys(date)]  # (its year)
             nowhere = self._said.nowhere.issuperset(keys)
             holding = [piece for piece in self._unread if piece.seen.may_hold(keys, nowhere)]
             self._read([piece for piece in holding if not self._read_dated(piece, years)])
@@ -164,7 +164,7 @@ class EvidenceIndex:
         """Read every piece that could hold one of wanted, each unread piece searched once for all their keys
         (one pattern, in C), where forms_for would search every piece again for each: an answer of a
         thousand invented ids against a big result would read it a thousand times."""
-        keys = {key for form in wanted for key in verbatim.keys(form)} - self._searched
+        keys = {key for form in wanted for key in search_keys.keys(form)} - self._searched
         if not keys or not self._unread:
             return
         pattern = re.compile("|".join(map(re.escape, sorted(keys))))
@@ -281,7 +281,7 @@ class EvidenceIndex:
         month = int(iso[5:7])
         if not 1 <= month <= 12:
             return False
-        return iso[5:] in self._forms_with(verbatim.month_keys(month)).month_days
+        return iso[5:] in self._forms_with(search_keys.month_keys(month)).month_days
 
     def components(self) -> set[str]:
         """Component forms of everything read (worked out the first time an answer needs them)."""
