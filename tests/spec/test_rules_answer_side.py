@@ -71,6 +71,10 @@ def test_bold_label_is_not_a_mask_and_total_is_listed():
         ({"x": 1}, "2027-07-09", "on July 9?", "Today is 2027-06-30.", [], {"2027-07-09": "prose-date"}),
         ({"x": 1}, "2027-07-09", "on July 9?", None, ["2027-07-09"], {}),  # no year anywhere
         ("Departs 23 October 2026", "2026-10-23", None, None, [], {"2026-10-23": "prose-date"}),
+        # a month name with the punctuation after it ("October," as the text's run is cut) was never tried
+        ("Departs 23 October, 2026", "2026-10-23", None, None, [], {"2026-10-23": "prose-date"}),
+        ("Departs 23 Oct., 2026", "2026-10-23", None, None, [], {"2026-10-23": "prose-date"}),
+        ("Departs 23 October, 2026", "2026-10-24", None, None, ["2026-10-24"], {}),
         ({"d": "2025-10-23"}, "2026-10-23", None, None, ["2026-10-23"], {}),  # another year lends no month-day
     ],
 )

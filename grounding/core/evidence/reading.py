@@ -41,7 +41,8 @@ from grounding.core.text.units import (
 
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_OWN_HALF = attrgetter("own_half")
-_MONTH_TOKENS = frozenset(spelled + dot for spelled in MONTH_SPELLINGS for dot in ("", "."))
+# (as a run of the text is cut: with the point of an abbreviation or the punctuation after it, "8 March, 2025")
+_MONTH_TOKENS = frozenset(spelled + mark for spelled in MONTH_SPELLINGS for mark in ("", ".", ",", ".,", ":", ";"))
 _MERIDIEM_TOKENS = frozenset(  # as a run of the text is cut, with the punctuation after it ("8:00 AM, lunch")
     spelled + mark for word in ("am", "pm", "a.m", "p.m", "a.m.", "p.m.", "am.", "pm.", "noon", "midnight")
     for spelled in (word, word.upper(), word.capitalize()) for mark in ("", ",", ";", ":", ")", "!", "?", '"')
