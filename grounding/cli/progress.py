@@ -93,8 +93,10 @@ class Progress:
         return stream if self._terminal is None else _Guarded(stream, self)
 
     def _draw(self, now: float) -> None:
-        width = shutil.get_terminal_size((80, 24)).columns
-        text = self.line(now)[: max(width - 1, 10)]  # a line that wraps could not be erased by a return
+        width = max(shutil.get_terminal_size((80, 24)).columns - 1, 10)  # a wrapped line: erased by no return
+        text = self.line(now)
+        if len(text) > width:  # whole fields only ("0:00:01 lef" read as a typo)
+            text = text[:width].rsplit("  ", 1)[0]
         self._terminal.write(_ERASE + text)
         self._terminal.flush()
         self._drawn = True

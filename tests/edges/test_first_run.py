@@ -225,6 +225,20 @@ def test_progress_is_drawn_on_a_terminal_and_is_a_bar_for_a_file_of_known_size(t
     assert terminal.written[-2] == "\r\x1b[K" and terminal.written[-1] == "a report line\n"
 
 
+def test_a_progress_line_too_wide_for_the_terminal_loses_whole_fields(monkeypatch):
+    import os
+
+    from grounding.cli.progress import Progress
+
+    terminal = _Terminal()
+    progress = Progress(terminal, total_bytes=52_400_000)
+    progress._bytes = 46_700_000
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback: os.terminal_size((80, 24)))
+    progress._draw(progress._started + 2)
+    drawn = terminal.written[-1].removeprefix("\r\x1b[K")
+    assert len(drawn) <= 79 and drawn.endswith(("left", "MB/s")), drawn  # never "0:00:00 lef"
+
+
 def test_compressed_inputs_show_a_spinner_not_a_bar(tmp_path):
     from grounding.transcripts.files import known_size
 
