@@ -6,7 +6,6 @@ the ``via`` the report shows. A value grounded plainly has no ``via``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from grounding.core import computed_routes as computed
@@ -30,7 +29,7 @@ from grounding.core.judging import (
 from grounding.core.settings import Settings
 from grounding.core.text.normalise import lookup_forms, normalise
 from grounding.core.text.numeric_dates import numeric_dates
-from grounding.core.text.units import CJK_SCALES, scale_word_after, written_before_words
+from grounding.core.text.units import CJK_SCALES, SPACE_GROUPS, scale_word_after, written_before_words
 from grounding.core.text.values import DECLARED, NUMBER
 from grounding.model import Finding, Verdict, status_of
 
@@ -156,13 +155,10 @@ def _side_by_side(candidate: Candidate, judging: Judging) -> Finding | None:
     """A run of digit groups plain spaces may join into one number (``41 900``) may also be numbers side by side
     (``rooms 101 202``): grounded, as its tokens are written (§9.22), when each of them was read."""
     text = candidate.text
-    if " " not in text or _SPACE_GROUPS.fullmatch(text) is None:
+    if " " not in text or SPACE_GROUPS.fullmatch(text) is None:  # (a decimal comma after them: one number)
         return None
     index = judging.index
     return found(candidate, "verbatim") if all(index.is_plain(part) for part in text.split(" ")) else None
-
-
-_SPACE_GROUPS = re.compile(r"\d{1,3}(?: \d{3})+")  # (a decimal comma after them: one number, no other reading)
 
 
 def _masked(candidate: Candidate, judging: Judging) -> Finding | None:

@@ -18,13 +18,11 @@ from grounding.core.text.units import (
     counted_after,
     grouped_numbers,
     may_group_with_spaces,
-    may_write_spaced,
+    may_write_scale_word,
     pointed_numbers,
     scale_word_after,
     scaled,
     space_grouped_numbers,
-    spaced_numbers,
-    writes_cjk_scale,
     writes_pointed,
 )
 from grounding.core.text.values import LONGEST_NUMBER, Kind, Value, classify_once
@@ -181,13 +179,11 @@ def _read_across_tokens(segment: str, written: list[tuple[str, str, int, int]],
         written = _grouped(segment, written, grouped_numbers(segment))
     if writes_pointed(segment):
         written = _grouped(segment, written, pointed_numbers(segment))
-    if may_write_spaced(segment):
-        written = _grouped(segment, written, spaced_numbers(segment))
-    if may_group_with_spaces(segment):  # (anywhere: the judge grounds it by either reading)
+    if may_group_with_spaces(segment):  # (anywhere, a sign beside it or not: the judge reads it either way)
         written = _grouped(segment, written, space_grouped_numbers(segment))
     if "." in segment and _POINT_THEN_GROUP.search(segment) is not None:
         written = _point_grouped(written, min_digits)
-    if _may_scale(segment):
+    if may_write_scale_word(segment):
         written = _scaled_by_words(segment, written, min_digits, figures)
     if figures:
         written = _figures(segment, written)
@@ -201,7 +197,7 @@ def _grouped(segment: str, written: list[tuple[str, str, int, int]],
     groups alone were pieces too short to be values; so is one whose points group them before a decimal
     comma (``1.234,56`` is 1234.56, where the comma cut it in two), and one whose plain spaces may group them
     (``41 900 €``, ``41 900 clients``: units.space_grouped_numbers). The text it reports is the number as
-    written. numbers: (start, end, number) of each (units.grouped_numbers, pointed_numbers, spaced_numbers)."""
+    written. numbers: (start, end, number) of each (units.grouped_numbers, pointed_numbers, space_grouped_numbers)."""
     for first_at, last_at, number in reversed(numbers):
         inside = [at for at, (_, _, start, end) in enumerate(written) if start < last_at and end > first_at]
         if not inside:
@@ -257,13 +253,6 @@ def _scaled_by_words(segment: str, written: list[tuple[str, str, int, int]],
         exponent, covered = word
         merged.append((segment[start:covered], scaled(value, exponent), start, covered))
     return merged
-
-
-def _may_scale(segment: str) -> bool:
-    """segment may write a scale word (units.scale_word_after): substring tests in C, before the pattern."""
-    return ("illi" in segment or "housand" in segment or "illon" in segment or "lakh" in segment
-            or "crore" in segment or "Mio" in segment or "Mrd" in segment
-            or writes_cjk_scale(segment))
 
 
 _POINT_THEN_GROUP = re.compile(r"\.\d\d\d(?!\d)")  # what a point grouping thousands writes (by its literal)

@@ -10,6 +10,8 @@ from grounding.core.text.dates import MONTHS
 from grounding.core.text.normalise import fold_digits, groups_thousands, without_group_marks
 from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.units import (
+    CJK_SCALES,
+    SCALES,
     grouped_numbers,
     may_write_spaced,
     pointed_numbers,
@@ -24,7 +26,7 @@ _KEY_DROPS = ",$€£¥₹"
 _TIME_OF_DAY = re.compile(r"\d{1,2}:(\d{2})(?::\d{2})?(?:am|pm|[-+]\d{1,2})?")
 _ON_THE_HOUR = ("am", "pm", "a.m", "p.m", "noon", "midnight")  # what writes a time on the hour without ":00"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_SCALE_KEYS = ("thousand", "million", "billion", "trillion", "万", "萬", "亿", "億")
+_SCALE_KEYS = (*SCALES, *CJK_SCALES)  # the words and characters a scaled number is written with
 # every name of a month, in each language read, begins with one of its month's keys (lowered, as search text is)
 _MONTH_KEYS = {number: sorted({name[:3] for name, named in MONTHS.items() if named == number})
                for number in range(1, 13)}
@@ -59,12 +61,15 @@ def key(form: str) -> str:
     return _dropped(form[1:] if form[:1] == "-" else form)
 
 
-def _dropped(text: str) -> str:
+def _dropped(text: str, keep_commas: bool = False) -> str:
     """text without the characters normalising deletes from a token (grouping commas, currency signs) and the
-    marks that group a number's thousands (``41 200``, ``1'250'000`` are read as 41200 and 1250000)."""
-    if text.isascii():  # of those only ",", "$" and "'" are ASCII; translate copies always
-        if "," in text or "$" in text:
-            text = text.replace(",", "").replace("$", "")
+    marks that group a number's thousands (``41 200``, ``1'250'000`` are read as 41200 and 1250000); with
+    keep_commas, its commas stay (none groups anything)."""
+    if text.isascii():  # of those only ",", "$" and "'" are ASCII; a text holding none is not copied
+        if "," in text and not keep_commas:
+            text = text.replace(",", "")
+        if "$" in text:
+            text = text.replace("$", "")
         return without_group_marks(text) if "'" in text else text
     for dropped in _KEY_DROPS:  # (str.translate maps a text outside ASCII a character at a time: ~40x slower)
         if dropped in text:
@@ -80,7 +85,7 @@ def keys(form: str) -> tuple[str, ...]:
     every spelling keeps ``:20``; an hour without minutes (``3pm``) is read as
     ``15:00``, so a form on the hour is also sought by its meridiem. A prose
     date (``March 5, 2024`` is read as ``2024-03-05``) always writes the year, and a numeric date with a
-    year of two digits (``05/03/24``) has its ISO dates in its search text (see _searchable).
+    year of two digits (``05/03/24``) has its ISO dates in its search text (see searchable_text).
     """
     time = _TIME_OF_DAY.fullmatch(form)
     if time is not None:
@@ -117,13 +122,16 @@ def search_text(text: str) -> str:
     return searchable_text(text.lower())
 
 
-def searchable_text(lowered: str) -> str:
-    """The search text of a lowered text (search_text)."""
+def searchable_text(lowered: str, *, commas_group_nothing: bool = False) -> str:
+    """The search text of a lowered text (search_text); the text itself when it holds nothing to drop or add.
+    commas_group_nothing: no comma of the text stands between digits (a JSON text's, told by its parse), so
+    none groups a number or points its decimals, and each is kept."""
     folded = fold_digits(lowered)
-    searchable = _dropped(folded)
-    if groups_thousands(folded):  # a number grouped so before a decimal comma (41 200,50) is read as 41200.5
+    searchable = _dropped(folded, keep_commas=commas_group_nothing)
+    if (not folded.isascii() or "'" in folded) and groups_thousands(folded):  # (ASCII groups with "'" alone)
+        # a number grouped so before a decimal comma (41 200,50) is read as 41200.5
         searchable += "\n" + "\n".join(number for _, _, number in grouped_numbers(folded))
-    if writes_pointed(folded):  # a number pointed as German writes it (1.234,56) is read as 1234.56
+    if not commas_group_nothing and writes_pointed(folded):  # 1.234,56, as German points it, is 1234.56
         searchable += "\n" + "\n".join(number for _, _, number in pointed_numbers(folded))
     if may_write_spaced(folded):  # ... and one spaced as French writes it (41 900 €) as 41900
         searchable += "\n" + "\n".join(number for _, _, number in spaced_numbers(folded))

@@ -16,10 +16,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from grounding import json_exact
-from grounding.core.evidence.search_keys import holds_whole, searchable_text, two_digit_year_dates
-from grounding.core.text.normalise import groups_thousands
+from grounding.core.evidence.search_keys import holds_whole, searchable_text
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
-from grounding.core.text.units import may_write_spaced
 
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
@@ -100,13 +98,10 @@ class Seen:
         search = self._search
         if search is None:
             notes = self.notes
-            if (notes is not None and lowered.isascii() and not notes.digit_comma and "$" not in lowered
-                    and not may_write_spaced(lowered) and ("'" not in lowered or not groups_thousands(lowered))):
-                # nothing to drop (see search_keys.searchable_text), and no copy to make but for the dates it
-                # adds (an IP address looks like one at first: 10.64.60.69)
-                search = lowered + two_digit_year_dates(lowered)
-            else:
-                search = searchable_text(lowered)
+            # a JSON text whose commas stand between no digits groups nothing with them: its commas are kept
+            # (dropping them copied every result's text for nothing)
+            search = searchable_text(lowered, commas_group_nothing=(
+                notes is not None and lowered.isascii() and not notes.digit_comma))
             self._search = search
         return search
 
