@@ -6,11 +6,12 @@ from decimal import Decimal
 
 import pytest
 from conftest import judge, unsupported, via
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import grounding
 from grounding.core.text.date_offsets import stated_offsets
+from grounding.core.text import dates
 from grounding.core.text.dates import prose_dates
 
 # numbers grouped and pointed another way: the whole number around the piece a token holds ---------------
@@ -145,6 +146,23 @@ def test_month_names_of_other_languages_are_dates_and_an_english_list_item_is_no
             "7 września 2021; 2 de enero de 2026. ### 1. January 15, 2025")
     assert [d.iso for d in prose_dates(text)] == ["2025-03-16", "2024-06-24", "2024-08-03", "2023-10-12",
                                                    "2022-05-05", "2021-09-07", "2026-01-02", "2025-01-15"]
+
+
+# English's pattern, for a text naming no other language's month after a day, finds what the whole one does
+_MONTHS = st.sampled_from(sorted(dates.MONTH_SPELLINGS) + ["Mär", "Marchand", "maybe", "de"])
+_AROUND = st.sampled_from(["", "1", "2025", ".", ",", " ", "\n", "de ", "e", "ä", "\u0301", "²", "x", "-", "Sept."])
+_DAY_THEN_MONTH = st.tuples(st.sampled_from(["1", "16", "21", "x1", "2025"]), st.sampled_from(["", "st", "th", "."]),
+                            st.sampled_from([" ", "  ", "\n", "\u00a0"]), st.sampled_from(["", "de ", "de  "]),
+                            _MONTHS, _AROUND).map("".join)
+
+
+@given(st.lists(st.one_of(_DAY_THEN_MONTH, _MONTHS, _AROUND), max_size=8).map("".join))
+@example("16. März 2025, 1st Mai, 3 de junho")
+def test_prose_dates_need_other_languages_months_only_where_a_day_writes_one(text):
+    whole = [(d.start, d.end, d.month, d.day, d.year) for d in dates.prose_dates(text)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dates, "_prose_date_pattern_for", lambda _text: dates._PROSE_DATE)
+        assert [(d.start, d.end, d.month, d.day, d.year) for d in dates.prose_dates(text)] == whole
 
 
 @pytest.mark.parametrize(

@@ -88,21 +88,39 @@ _ENGLISH_SPELLINGS = MONTH_SPELLINGS - _OTHER_MONTH_RUNS
 _WORD_AFTER_A_DAY = re.compile(r"\d\.?\s+(?:de\s+)?([^\W\d_]{3,})")
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>(?:19|20)\d{2})(?!\p{Nd}))?"  # "de 2024": Spanish, Portuguese
-# Compiled when a text first names a month (~3 ms): a run over ids and amounts alone never does.
-_PROSE_DATE = LazyPattern(
-    lambda pattern: regex.compile(pattern, english=sorted(_ENGLISH_SPELLINGS), month=sorted(MONTH_SPELLINGS),
-                                  other=sorted(_OTHER_MONTH_RUNS)),
-    # month first in English alone (the other languages put the day first): tried at every position, so the
-    # shortest list
-    rf"(?<![\p{{L}}\p{{Nd}}])(?:"
-    rf"(?P<month>\L<english>)\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
-    rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>\L<month>)\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
-    # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
-    rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>\L<other>)(?![\p{{L}}\p{{Nd}}]){_YEAR}"
-    # ... and German's months spelled as English's, with their year: "7. April 2025" is a date, not an item
-    rf"|(?P<day4>\d{{1,2}})\.\s+(?P<month4>\L<english>)\s+(?P<year>(?:19|20)\d{{2}})(?!\p{{Nd}})"
-    rf")(?![\p{{L}}\p{{Nd}}])"
-)
+
+
+def _prose_date_pattern(other_languages: bool) -> LazyPattern:
+    """The month-name date pattern; without other_languages, English's alone, for a text that writes no other
+    language's month after a day (their spellings' lists cost ~10 ms to compile; most runs never need them)."""
+    day_first_months = r"\L<month>" if other_languages else r"\L<english>"
+    return LazyPattern(
+        lambda pattern: regex.compile(pattern, english=sorted(_ENGLISH_SPELLINGS), **(
+            {"month": sorted(MONTH_SPELLINGS), "other": sorted(_OTHER_MONTH_RUNS)} if other_languages else {})),
+        # month first in English alone (the other languages put the day first): tried at every position, so
+        # the shortest list
+        rf"(?<![\p{{L}}\p{{Nd}}])(?:"
+        rf"(?P<month>\L<english>)\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+        rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>{day_first_months})\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+        # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
+        + (rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>\L<other>)(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+           if other_languages else "")
+        # ... and German's months spelled as English's, with their year: "7. April 2025" is a date, not an item
+        + rf"|(?P<day4>\d{{1,2}})\.\s+(?P<month4>\L<english>)\s+(?P<year>(?:19|20)\d{{2}})(?!\p{{Nd}})"
+        rf")(?![\p{{L}}\p{{Nd}}])"
+    )
+
+
+# Compiled when a text first names a month (English's: ~3 ms): a run over ids and amounts alone never does.
+_PROSE_DATE = _prose_date_pattern(other_languages=True)
+_ENGLISH_PROSE_DATE = _prose_date_pattern(other_languages=False)
+# Every word the day-first alternatives may take as a month: the whole run of letters after a day, its ordinal
+# or point, and "de" (a letter after a month fails the pattern). None another language's: English's suffices.
+_RUN_AFTER_A_DAY = LazyPattern(regex.compile, r"\d(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(\p{L}+)")
+
+
+def _prose_date_pattern_for(text: str) -> LazyPattern:
+    return _ENGLISH_PROSE_DATE if _OTHER_MONTH_RUNS.isdisjoint(_RUN_AFTER_A_DAY.findall(text)) else _PROSE_DATE
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,11 +389,12 @@ def _named_month_dates(text: str) -> Iterator[ProseDate]:
     if _ANY_MONTH_START.search(text) is None and not any(
             word.lower() in OTHER_MONTHS for word in _WORD_AFTER_A_DAY.findall(text)):
         return  # rules out most texts faster than the pattern can
-    for match in _PROSE_DATE.finditer(text):
-        month_name = match.group("month") or match.group("month2") or match.group("month3") or match.group("month4")
-        day = int(match.group("day") or match.group("day2") or match.group("day3") or match.group("day4"))
+    for match in _prose_date_pattern_for(text).finditer(text):
+        groups = match.groupdict()  # (English's pattern has no third alternative)
+        month_name = groups["month"] or groups["month2"] or groups.get("month3") or groups["month4"]
+        day = int(groups["day"] or groups["day2"] or groups.get("day3") or groups["day4"])
         month = MONTHS[month_name.lower()]
         if not in_calendar(month, day):
             continue
-        year = match.group("year")
+        year = groups["year"]
         yield ProseDate(match.start(), match.end(), month, day, int(year) if year else None)
