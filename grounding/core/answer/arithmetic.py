@@ -43,6 +43,7 @@ _FOR_COUNT_AFTER = LazyPattern(
     regex.IGNORECASE,
 )
 _PER_AFTER = LazyPattern(regex.compile, r"\s*(?:per\s+|/\s*)(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
+_DIGIT = LazyPattern(regex.compile, r"\d")  # as the lexer's numbers begin
 _PER_LABEL = LazyPattern(regex.compile, r"\bper\s+(?P<noun>[^\W\d_]+)", regex.IGNORECASE)
 
 
@@ -101,7 +102,8 @@ class Computations:
     def _read_text(self, text: str) -> None:
         if not _may_compute(text):
             return
-        lines = [Line(raw, lex_line(raw)) for raw in text.split("\n")]
+        # a line with no digit holds no number (a list's heading or a blank is read by its text alone)
+        lines = [Line(raw, lex_line(raw) if _DIGIT.search(raw) else []) for raw in text.split("\n")]
         per_unit: list[tuple[str, Num]] = []
         for number, line in enumerate(lines):
             if not any(lx.kind == "num" for lx in line.lexemes):
