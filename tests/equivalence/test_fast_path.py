@@ -22,6 +22,7 @@ from grounding.core.evidence import search_keys, verbatim
 from grounding.core.evidence.index import EvidenceIndex
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text.normalise import spell
+from grounding.core.text.tokens import split_run
 from grounding.transcripts.formats import read_record
 from tools.reference_index import ReferenceIndex
 
@@ -52,6 +53,14 @@ def test_a_number_with_an_exponent_is_read_not_searched():
 def test_a_string_with_an_escape_is_read_not_searched():
     verdict = both('{"name": "caf\\u00e9 4471-b", "note": "line\\nORD-88231"}', answer="Order ORD-88231 at café 4471-b.")
     assert unsupported(verdict) == []
+
+
+@pytest.mark.parametrize("quote", ["", "\u201c"])  # an ASCII text is searched; one beyond ASCII cut into runs
+def test_a_value_a_comma_ends_is_said_and_a_longer_or_shorter_one_is_not(quote):
+    result = f"By mid-2025, {quote}agents{quote} shipped ORD-4471, then 5768,ORD-4472 and ORD-4473,5."
+    for _ in range(5):  # (past the questions a text answers by search before it is cut into its runs)
+        verdict = both(result, answer="By mid-2025 ORD-4471 had shipped; ORD-44711, ORD-447, 5768 and ORD-4473 too.")
+        assert unsupported(verdict) == ["ord-447", "ord-44711"]
 
 
 def test_a_grouping_comma_in_a_string_or_a_dollar_sign_is_dropped_from_the_search_text():
@@ -438,13 +447,25 @@ def test_a_token_is_said_by_a_json_text_exactly_when_a_string_of_it_holds_it(doc
     """Whether a found token stands inside a string, told by a quote beside it or by counting quotes, is what
     splitting the text at its quotes says."""
     text = json.dumps(document, separators=(", ", ": ") if spaced else (",", ":"))
-    inside = verbatim.runs("\x00".join(text.split('"')[1::2]))
+    inside = _said_tokens(verbatim.runs("\x00".join(text.split('"')[1::2])))
     anywhere = sorted(verbatim.runs(text) | {"a", "1", "a1"})  # runs outside strings too (numbers, true, false)
     asked = data.draw(st.sampled_from(sorted(inside) if inside and data.draw(st.booleans()) else anywhere))
     seen = verbatim.see_json(text, json_exact.Notes(None, exponent=False, digit_comma=True))
     said = verbatim.says(text, asked, True, False, seen.quotes)
     assert bool(said) == (asked in inside)
     assert (said is None) == (asked not in text)  # None: not even in the text (the index looks no further)
+
+
+def _said_tokens(runs: set[str]) -> set[str]:
+    """The runs, and the token before a comma that ends one (its comma cuts it: tokens.split_run)."""
+    return runs | {run[:-1] for run in runs if run.endswith(",") and split_run(run) == [run[:-1]]}
+
+
+@given(st.text("ab1-. :,;", max_size=24), st.sampled_from(["a", "b1", "1", "a-1", "1.5", "ab", ":1", "a,", ",a", "1,5"]))
+def test_a_token_is_said_by_a_text_exactly_when_it_is_a_run_or_a_comma_ends_its_run(text, asked):
+    said = verbatim.says(text, asked, False)
+    assert bool(said) == (asked in _said_tokens(verbatim.runs(text)))
+    assert (said is None) == (asked not in text)
 
 
 @given(st.text("a1,$€£¥₹-é.", max_size=12))

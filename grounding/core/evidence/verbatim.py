@@ -178,9 +178,10 @@ def _in_string(text: str, at: int, quotes: list[int] | None) -> bool:
 
 def says(text: str, value: str, in_strings: bool, literal: bool = False,
          quotes: list[int] | None = None) -> bool | None:
-    """True when value is a whole token run of text (lowered ASCII); of a JSON text, one inside a string
-    or, when literal (value is a canonical number, see is_canonical), a whole literal outside strings.
-    None (false too) when value is not even in text.
+    """True when value is a whole token run of text (lowered ASCII), or one but for a comma that ends it ("by
+    mid-2025, agents": prose puts one after most values); of a JSON text, one inside a string or, when
+    literal (value is a canonical number, see is_canonical), a whole literal outside strings. None (false
+    too) when value is not even in text.
 
     Finding a value costs a substring search where splitting the text into a set of its runs costs a new
     string per token, and most of a text's runs are never asked about. With quotes (quote_counts), only
@@ -190,6 +191,8 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
     (True, False)
     >>> says('{"id": "x", "n": 12}', "12", True), says("n = 12", "12", False), says('{"n": 12}', "12", True, True)
     (False, True, True)
+    >>> says("by mid-2025, agents", "mid-2025", False), says("41,200", "41", False), says("a,5768", "5768", False)
+    (True, False, False)
     """
     at = text.find(value)
     if at < 0:
@@ -198,6 +201,8 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
         end = at + len(value)
         before = text[at - 1] if at > 0 else " "
         after = text[end] if end < len(text) else " "
+        if after == "," and (end + 1 == len(text) or text[end + 1] not in ASCII_TOKEN_CHARS) and "," not in value:
+            after = " "  # a comma ending a run cuts it off (tokens.split_run): the token before it is value
         token = before not in ASCII_TOKEN_CHARS and after not in ASCII_TOKEN_CHARS
         if not in_strings:
             if token:
