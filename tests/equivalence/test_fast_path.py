@@ -20,9 +20,9 @@ from grounding import json_exact
 from grounding.core.engine import check_conversation
 from grounding.core.evidence import search_keys, verbatim
 from grounding.core.evidence.index import EvidenceIndex
+from grounding.core.evidence.token_readings import TokenReader
 from grounding.core.settings import Settings, build_settings
 from grounding.core.text.normalise import spell
-from grounding.core.text.tokens import split_run
 from grounding.transcripts.formats import read_record
 from tools.reference_index import ReferenceIndex
 
@@ -457,12 +457,16 @@ def test_a_token_is_said_by_a_json_text_exactly_when_a_string_of_it_holds_it(doc
 
 
 def _said_tokens(runs: set[str]) -> set[str]:
-    """The runs, and the token before a comma that ends one (its comma cuts it: tokens.split_run)."""
-    return runs | {run[:-1] for run in runs if run.endswith(",") and split_run(run) == [run[:-1]]}
+    """The runs, and each that is a value and one of verbatim.ENDING_MARKS when the token reader reads it as
+    the value."""
+    reader = TokenReader(min_digits=1, keep_words=True, cache=False)
+    return runs | {run[:-1] for run in runs if run[-1] in verbatim.ENDING_MARKS
+                   and any(run[:-1] in reading.plain for reading in reader.readings({run}))}
 
 
-@given(st.text("ab1-. :,;", max_size=24), st.sampled_from(["a", "b1", "1", "a-1", "1.5", "ab", ":1", "a,", ",a", "1,5"]))
-def test_a_token_is_said_by_a_text_exactly_when_it_is_a_run_or_a_comma_ends_its_run(text, asked):
+@given(st.text("ab1-. :,;%0+", max_size=24),
+       st.sampled_from(["a", "b1", "1", "a-1", "1.5", "ab", ":1", "a,", ",a", "1,5", "10", "0", "1.", "b1-"]))
+def test_a_token_is_said_by_a_text_exactly_when_it_is_a_run_or_one_read_without_the_mark_ending_it(text, asked):
     said = verbatim.says(text, asked, False)
     assert bool(said) == (asked in _said_tokens(verbatim.runs(text)))
     assert (said is None) == (asked not in text)

@@ -59,7 +59,8 @@ class Said:
             # a value of several runs ("1st january 2022") is no token: the forms answer it. (A search would
             # find it, the runs a text is cut into never: its verdict hung on the questions asked before.)
             return False
-        if value in self.runs or value + "," in self.runs:  # (a comma ending a run cuts it off: verbatim.says)
+        if value in self.runs or any(value + mark in self.runs and verbatim.reads_as(value + mark, value)
+                                     for mark in verbatim.ENDING_MARKS):  # ("mid-2025,": as verbatim.says finds it)
             return True
         nowhere = not self.cut
         cut = False

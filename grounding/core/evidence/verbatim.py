@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from grounding import json_exact
 from grounding.core.evidence.search_keys import holds_whole, searchable_text
-from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs
+from grounding.core.text.normalise import lookup_forms, normalise_once
+from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs, split_run
 
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
@@ -178,10 +179,10 @@ def _in_string(text: str, at: int, quotes: list[int] | None) -> bool:
 
 def says(text: str, value: str, in_strings: bool, literal: bool = False,
          quotes: list[int] | None = None) -> bool | None:
-    """True when value is a whole token run of text (lowered ASCII), or one but for a comma that ends it ("by
-    mid-2025, agents": prose puts one after most values); of a JSON text, one inside a string or, when
-    literal (value is a canonical number, see is_canonical), a whole literal outside strings. None (false
-    too) when value is not even in text.
+    """True when value is a whole token run of text (lowered ASCII), or one but for a mark after it that it is
+    read without (ENDING_MARKS: "by mid-2025, agents"); of a JSON text, one inside a string or, when literal
+    (value is a canonical number, see is_canonical), a whole literal outside strings. None (false too) when
+    value is not even in text.
 
     Finding a value costs a substring search where splitting the text into a set of its runs costs a new
     string per token, and most of a text's runs are never asked about. With quotes (quote_counts), only
@@ -191,8 +192,8 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
     (True, False)
     >>> says('{"id": "x", "n": 12}', "12", True), says("n = 12", "12", False), says('{"n": 12}', "12", True, True)
     (False, True, True)
-    >>> says("by mid-2025, agents", "mid-2025", False), says("41,200", "41", False), says("a,5768", "5768", False)
-    (True, False, False)
+    >>> says("by mid-2025, agents", "mid-2025", False), says("order ord-7.", "ord-7", False), says("41,200", "41", False)
+    (True, True, False)
     """
     at = text.find(value)
     if at < 0:
@@ -201,8 +202,9 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
         end = at + len(value)
         before = text[at - 1] if at > 0 else " "
         after = text[end] if end < len(text) else " "
-        if after == "," and (end + 1 == len(text) or text[end + 1] not in ASCII_TOKEN_CHARS) and "," not in value:
-            after = " "  # a comma ending a run cuts it off (tokens.split_run): the token before it is value
+        if after in ENDING_MARKS and before not in ASCII_TOKEN_CHARS and (
+                end + 1 == len(text) or text[end + 1] not in ASCII_TOKEN_CHARS) and reads_as(value + after, value):
+            after = " "  # the run is value and a mark it is read without
         token = before not in ASCII_TOKEN_CHARS and after not in ASCII_TOKEN_CHARS
         if not in_strings:
             if token:
@@ -221,6 +223,18 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
                     return True
         at = text.find(value, at + 1)
     return False
+
+
+# Token characters a token is read without at its end (normalise strips them): prose puts one after most
+# values (``mid-2025,``, ``ORD-4471.``, ``40%``). A run that is a value and one of them says the value when
+# its token is read as it (reads_as), as reading the text would find.
+ENDING_MARKS = ".,:%-"
+
+
+def reads_as(run: str, value: str) -> bool:
+    """True when a token of run is read plainly as value, as the token reader reads it (normalised, then its
+    lookup forms)."""
+    return any(value in lookup_forms(normalise_once(token)) for token in split_run(run))
 
 
 def _literal_ends(text: str, end: int, value: str) -> bool:
