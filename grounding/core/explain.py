@@ -250,7 +250,9 @@ _SNIPPET_REACH = 60
 
 
 def snippet(text: str, spellings: tuple[str, ...]) -> str:
-    """The text around the first of spellings it holds (any case), on one line; its start when it holds none.
+    """The text around the first place it holds one of spellings (any case), on one line; its start when it
+    holds none. (The first place, not the first spelling found: spellings may come from a set, whose order
+    changes from one run to the next.)
 
     >>> snippet('{"order_id": "ORD-55120", "status": "shipped", "eta": "2024-06-03"}', ("ord-55120",))
     '{"order_id": "ORD-55120", "status": "shipped", "eta": "2024-06-03"}'
@@ -258,7 +260,7 @@ def snippet(text: str, spellings: tuple[str, ...]) -> str:
     '…x…x tracking 1Z999 y…y…'
     """
     lowered = text.lower()
-    at = next((found for found in (lowered.find(s.lower()) for s in spellings if s) if found >= 0), -1)
+    at = min((found for found in (lowered.find(s.lower()) for s in spellings if s) if found >= 0), default=-1)
     start, end = (max(0, at - _SNIPPET_REACH), at + _SNIPPET_REACH) if at >= 0 else (0, 2 * _SNIPPET_REACH)
     shown = " ".join(text[start:end].split())
     return ("…" if start > 0 else "") + shown + ("…" if end < len(text) else "")

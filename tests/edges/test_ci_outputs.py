@@ -1,6 +1,7 @@
 """The CI gate as users of ruff, detect-secrets and gitleaks expect it: formats, config, baseline."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -466,3 +467,23 @@ def test_the_html_report_is_not_dumped_on_a_terminal(monkeypatch, tmp_path):
     report = tmp_path / "report.html"
     assert invoke("check", SUPPORT, "--format", "html", "-o", str(report)).exit_code == 1  # to a file: written
     assert report.read_text().startswith("<!doctype html>")
+
+
+def test_explain_and_html_reports_are_the_same_whatever_the_hash_seed(tmp_path):
+    """A composite's parts are a set: the snippet shown was the one around whichever part the set gave first,
+    which changed with PYTHONHASHSEED from one run to the next. It is the text around the first place read."""
+    record = openai_record("G159 departs 08:00, first class 1060 yuan. " + "Other services and fares. " * 6
+                           + "G153 departs 09:00, second class 662 yuan.", answer="Take G153/G159 to Shanghai.")
+    path = tmp_path / "trains.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    reports = set()
+    for seed in range(8):
+        for output in ("json", "html"):
+            proc = subprocess.run([sys.executable, "-m", "grounding", "check", str(path), "--format", output, "--explain",
+                                   "-o", str(tmp_path / f"{seed}.{output}")], capture_output=True, text=True, cwd=REPO,
+                                  env={**os.environ, "PYTHONHASHSEED": str(seed)})
+            assert proc.returncode == 0, proc.stderr
+            reports.add((output, (tmp_path / f"{seed}.{output}").read_text()))
+    assert len(reports) == 2
+    explained = json.loads(next(text for output, text in reports if output == "json"))["answers"][0]["explain"]
+    assert explained[0]["status"] == "composite" and explained[0]["snippets"][0].startswith("G159 departs 08:00")
