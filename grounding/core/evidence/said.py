@@ -59,8 +59,7 @@ class Said:
             # a value of several runs ("1st january 2022") is no token: the forms answer it. (A search would
             # find it, the runs a text is cut into never: its verdict hung on the questions asked before.)
             return False
-        if value in self.runs or any(value + mark in self.runs and verbatim.reads_as(value + mark, value)
-                                     for mark in verbatim.ENDING_MARKS):  # ("mid-2025,": as verbatim.says finds it)
+        if value in self.runs:
             return True
         nowhere = not self.cut
         cut = False
@@ -75,9 +74,20 @@ class Said:
             cut = cut or (asked + 1 == _ASKED_BEFORE_CUT and len(text) <= _CUT_AT_MOST)
         if cut:
             self._cut_into_runs()
-        elif nowhere and not said:
+        if not said and self.runs:
+            said = self._ends_a_run(value)
+        if nowhere and not (said or cut):
             self.nowhere.add(value)
         return bool(said)
+
+    def _ends_a_run(self, value: str) -> bool:
+        """True when a run cut from a text is value and a mark it is read without ("mid-2025,"), as
+        verbatim.says finds one in a text searched. Asked last: most values a text says are found before."""
+        for mark in verbatim.ENDING_MARKS:
+            run = value + mark
+            if run in self.runs and verbatim.reads_as(run, value):
+                return True
+        return False
 
     def _cut_into_runs(self) -> None:
         """Cut the texts asked about _ASKED_BEFORE_CUT times into the runs they say, one pass each: a set

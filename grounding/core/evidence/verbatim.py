@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from grounding import json_exact
 from grounding.core.evidence.search_keys import holds_whole, searchable_text
@@ -231,6 +232,7 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
 ENDING_MARKS = ".,:%-"
 
 
+@lru_cache(maxsize=1 << 12)  # (a JSON result puts a comma after most literals: the same few, asked often)
 def reads_as(run: str, value: str) -> bool:
     """True when a token of run is read plainly as value, as the token reader reads it (normalised, then its
     lookup forms)."""
