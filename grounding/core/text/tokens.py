@@ -115,6 +115,8 @@ def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
         word = run[0]
         if "," not in word or _ONE_GROUPED_NUMBER.fullmatch(word) is not None:
             found.append((word, start, end))
+        elif word[-1] == "," and word.find(",") == len(word) - 1:  # "$42.49," its clause goes on: one token
+            found.append((word[:-1], start, end - 1))
         else:
             pieces = _split_commas(word, run.start())
             found.extend((t.text, t.start, t.end) for t in pieces if _HAS_DIGIT.search(t.text))
