@@ -50,7 +50,7 @@ STREAM_POSTURES: tuple[str, ...] = ("assist", "guard", "rails", "fix")
 # still become "v1.2")
 _UNIT_END = re.compile(r"\n|(?<!\s)[.!?](?=\s)")
 _DIGIT = re.compile(r"\d")
-_MAY_END = re.compile(r"[\n.!?]")
+_MAY_END = frozenset("\n.!?")
 _POINTS = frozenset(".!?")
 # how a JSON answer starts (or nothing yet): "[" then a value's start, not a Markdown link's text ("[the docs]")
 _MAY_BE_JSON = re.compile(r"\Z|\{|\[\s*(?:\Z|[\[{\"\d\]-]|true|false|null)")
@@ -135,13 +135,15 @@ class Stream:
         self._length += len(chunk)
         self._line += chunk
         # a unit can end only at a line break or a sentence's point (its space may be what just arrived)
-        ends = self._point or _MAY_END.search(chunk) is not None
+        ends = self._point or not _MAY_END.isdisjoint(chunk)
         if not self._holds:  # nothing is held back: judged for the record alone
             self._shown = self._length
             self._released.append(chunk)
             if ends:
                 self._judge_units()
             return self._release(chunk)
+        if not ends and self._idle is not None:
+            return self._idle  # (most feeds of a few characters: nothing changed)
         return self._release(self._judge_units() if ends else "")
 
     def finish(self) -> tuple[Release, Verdict]:
