@@ -10,8 +10,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import grounding
-from grounding.core.text.date_offsets import stated_offsets
 from grounding.core.text import dates
+from grounding.core.text.date_offsets import stated_offsets
 from grounding.core.text.dates import prose_dates
 
 # numbers grouped and pointed another way: the whole number around the piece a token holds ---------------

@@ -193,7 +193,7 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
     (True, False)
     >>> says('{"id": "x", "n": 12}', "12", True), says("n = 12", "12", False), says('{"n": 12}', "12", True, True)
     (False, True, True)
-    >>> says("by mid-2025, agents", "mid-2025", False), says("order ord-7.", "ord-7", False), says("41,200", "41", False)
+    >>> says("by mid-2025, x", "mid-2025", False), says("order ord-7.", "ord-7", False), says("41,200", "41", False)
     (True, True, False)
     """
     at = text.find(value)

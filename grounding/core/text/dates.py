@@ -94,19 +94,19 @@ def _prose_date_pattern(other_languages: bool) -> LazyPattern:
     """The month-name date pattern; without other_languages, English's alone, for a text that writes no other
     language's month after a day (their spellings' lists cost ~10 ms to compile; most runs never need them)."""
     day_first_months = r"\L<month>" if other_languages else r"\L<english>"
+    # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
+    other_day_first = (rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>\L<other>)(?![\p{{L}}\p{{Nd}}]){_YEAR}"
+                       if other_languages else "")
     return LazyPattern(
         lambda pattern: regex.compile(pattern, english=sorted(_ENGLISH_SPELLINGS), **(
             {"month": sorted(MONTH_SPELLINGS), "other": sorted(_OTHER_MONTH_RUNS)} if other_languages else {})),
-        # month first in English alone (the other languages put the day first): tried at every position, so
-        # the shortest list
+        # month first in English alone (the other languages put the day first): at every position, the shortest list
         rf"(?<![\p{{L}}\p{{Nd}}])(?:"
         rf"(?P<month>\L<english>)\.?\s+(?P<day>\d{{1,2}}){_ORDINAL}(?![\p{{L}}\p{{Nd}}]){_YEAR}"
         rf"|(?P<day2>\d{{1,2}}){_ORDINAL}\s+(?P<month2>{day_first_months})\.?(?![\p{{L}}\p{{Nd}}]){_YEAR}"
-        # the other languages' day first: "16. März", "24 de junho" (an English "1. January" is a list's item)
-        + (rf"|(?P<day3>\d{{1,2}})\.?\s+(?:de\s+)?(?P<month3>\L<other>)(?![\p{{L}}\p{{Nd}}]){_YEAR}"
-           if other_languages else "")
+        rf"{other_day_first}"
         # ... and German's months spelled as English's, with their year: "7. April 2025" is a date, not an item
-        + rf"|(?P<day4>\d{{1,2}})\.\s+(?P<month4>\L<english>)\s+(?P<year>(?:19|20)\d{{2}})(?!\p{{Nd}})"
+        rf"|(?P<day4>\d{{1,2}})\.\s+(?P<month4>\L<english>)\s+(?P<year>(?:19|20)\d{{2}})(?!\p{{Nd}})"
         rf")(?![\p{{L}}\p{{Nd}}])"
     )
 
