@@ -127,7 +127,7 @@ def _part_texts(content: object, index: int) -> list[str]:
                 )
             if isinstance(part, dict) and "type" not in part and _HAYSTACK_PARTS & part.keys():
                 raise RecordError(
-                    f"messages[{index}].content holds a {next(iter(_HAYSTACK_PARTS & part.keys()))!r} part, which "
+                    f"messages[{index}].content holds a {min(_HAYSTACK_PARTS & part.keys())!r} part, which "
                     "OpenAI Chat Completions does not have; this looks like Haystack's ChatMessage.to_dict() "
                     "(--input-format haystack)"
                 )
