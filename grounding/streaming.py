@@ -142,8 +142,6 @@ class Stream:
             if ends:
                 self._judge_units()
             return self._release(chunk)
-        if not ends and self._idle is not None:
-            return self._idle  # (most feeds of a few characters: nothing changed)
         return self._release(self._judge_units() if ends else "")
 
     def finish(self) -> tuple[Release, Verdict]:

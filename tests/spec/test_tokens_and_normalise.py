@@ -181,3 +181,9 @@ def test_digit_comma_runs_are_found_from_run_starts_only_as_the_plain_pattern_fi
 
     plain = regex.compile(r"\p{Nd}+(?:,\p{Nd}+)+")  # tries every digit as a start: quadratic on a long run
     assert [m.span() for m in tokens_module._DIGIT_COMMA_RUN.finditer(word)] == [m.span() for m in plain.finditer(word)]
+
+
+@given(st.text(st.sampled_from(_EDGES), max_size=12).map(lambda text: text.replace(",", "") + ","))
+def test_a_run_its_one_comma_ends_is_cut_as_the_comma_rule_cuts_it(run):
+    """_split_commas tells a run whose only comma is its last without the patterns: the same tokens."""
+    assert list(tokens_module._split_commas(run, 3)) == list(tokens_module._cut_at_commas(run, 3))

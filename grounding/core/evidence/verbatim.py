@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from grounding import json_exact
 from grounding.core.evidence.search_keys import holds_whole, searchable_text
-from grounding.core.text.normalise import lookup_forms, normalise_once
+from grounding.core.text.normalise import TRAIL, lookup_forms, normalise_once
 from grounding.core.text.tokens import ASCII_TOKEN_CHARS, runs, split_run
 
 # A literal with an exponent (1.5e3) is spelled by the index with digits its text does not show.
@@ -226,10 +226,10 @@ def says(text: str, value: str, in_strings: bool, literal: bool = False,
     return False
 
 
-# Token characters a token is read without at its end (normalise strips them): prose puts one after most
-# values (``mid-2025,``, ``ORD-4471.``, ``40%``). A run that is a value and one of them says the value when
-# its token is read as it (reads_as), as reading the text would find.
-ENDING_MARKS = ".,:%-"
+# The token characters normalising strips from a token's end (``.,:%-``): prose puts one after most values
+# (``mid-2025,``, ``ORD-4471.``, ``40%``). A run that is a value and one of them says the value when its token
+# is read as it (reads_as), as reading the text would find.
+ENDING_MARKS = "".join(mark for mark in TRAIL if mark in ASCII_TOKEN_CHARS)
 
 
 @lru_cache(maxsize=1 << 12)  # (a JSON result puts a comma after most literals: the same few, asked often)

@@ -17,7 +17,7 @@ import regex
 from grounding.core.text.units import GROUP_MARKS, pointed_numbers, scale_word_after, writes_pointed
 
 LEADING_MARKS = "$#@+'\"`([{<"  # what normalising strips before a token
-_TRAIL = ".,;:!?%'\"`)]}>-"  # a hyphen ends no value: "in 2026-" is the year, cut by a line's end
+TRAIL = ".,;:!?%'\"`)]}>-"  # stripped from a token's end; a hyphen ends no value: "in 2026-" is the year
 _SIGNED_CURRENCY = re.compile(r"^([-+])[$€£¥₹]")
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.\d+)?")
 # _NUMBER without a comma, which is its last branch only: most tokens tried hold none, and this one fails fast
@@ -57,7 +57,7 @@ def normalise(token: str) -> str:
     ('8080', '2026', ':ets.insert/2')
     """
     text = fold_digits(token.lower()).strip()
-    text = text.lstrip(LEADING_MARKS).rstrip(_TRAIL)
+    text = text.lstrip(LEADING_MARKS).rstrip(TRAIL)
     if text[:1] == ":" and text[1:2].isdigit():  # ":8080", "at :1712000000": a separator, not the value's
         text = text[1:]
     first = text[:1]
@@ -99,9 +99,9 @@ def normalise_once(token: str) -> str:
             return token if token.strip("0") else "0"  # spell_number keeps zero padding, not zeros alone
         first = token[:1]
         if first in ASCII_LETTERS:
-            return token.lower().strip().rstrip(_TRAIL)  # nothing to strip before a letter; no number
+            return token.lower().strip().rstrip(TRAIL)  # nothing to strip before a letter; no number
         if first in ASCII_DIGITS:  # nothing to strip before a digit, and no sign: a number, or as it is
-            return _spelled(token.lower().strip().rstrip(_TRAIL))
+            return _spelled(token.lower().strip().rstrip(TRAIL))
     return normalise(token)
 
 

@@ -115,8 +115,6 @@ def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
         word = run[0]
         if "," not in word or _ONE_GROUPED_NUMBER.fullmatch(word) is not None:
             found.append((word, start, end))
-        elif word[-1] == "," and word.find(",") == len(word) - 1:  # "$42.49," its clause goes on: one token
-            found.append((word[:-1], start, end - 1))
         else:
             pieces = _split_commas(word, run.start())
             found.extend((t.text, t.start, t.end) for t in pieces if _HAS_DIGIT.search(t.text))
@@ -160,6 +158,15 @@ def split_run(run: str) -> list[str]:
 
 
 def _split_commas(word: str, offset: int) -> Iterator[Token]:
+    if word.find(",") == len(word) - 1:  # its one comma ends it ("$42.49," a clause goes on): a lone one
+        if len(word) > 1:
+            yield Token(word[:-1], offset, offset + len(word) - 1)
+        return
+    yield from _cut_at_commas(word, offset)
+
+
+def _cut_at_commas(word: str, offset: int) -> Iterator[Token]:
+    """§3.2: a comma cuts a run unless it stands between two digits, in a valid grouping."""
     cuts = {match.start() for match in _LONE_COMMA.finditer(word)}
     for run in _DIGIT_COMMA_RUN.finditer(word):
         if not _VALID_GROUPING.fullmatch(run.group()):
