@@ -46,12 +46,11 @@ if TYPE_CHECKING:
 
 StreamPosture = Literal["assist", "guard", "rails", "fix"]
 STREAM_POSTURES: tuple[str, ...] = ("assist", "guard", "rails", "fix")
-# where a unit may end: a line's end, or a sentence's (the space after it must have arrived: "v1." may
-# still become "v1.2")
-_UNIT_END = re.compile(r"\n|(?<!\s)[.!?](?=\s)")
+# where a unit may end: a line's end, or a sentence's point (see _next_unit_end); a class alone, so the
+# search runs in C from one candidate to the next
+_MAY_END_AT = re.compile(r"[\n.!?]")
 _DIGIT = re.compile(r"\d")
 _MAY_END = frozenset("\n.!?")
-_POINTS = frozenset(".!?")
 # how a JSON answer starts (or nothing yet): "[" then a value's start, not a Markdown link's text ("[the docs]")
 _MAY_BE_JSON = re.compile(r"\Z|\{|\[\s*(?:\Z|[\[{\"\d\]-]|true|false|null)")
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
@@ -97,9 +96,8 @@ class Stream:
         self._digits_only = values_need_digits  # (see _unit_verdict)
         self._chunks: list[str] = []  # every chunk fed (joined when a unit is judged: see _answer)
         self._length = 0
-        self._line = ""  # the line being received, from its start: where a unit's end is sought
-        self._line_at = 0  # where that line starts in the answer
-        self._scanned = 0  # how much of the line is searched for a unit's end
+        self._line_at = 0  # where the line being received starts in the answer
+        self._scanned = 0  # where the search for a unit's end goes on from (the answer before is searched)
         self._judged = 0  # where the next unit starts: the answer before it is judged
         self._fenced = False  # inside a fenced block: its lines end no unit
         self._point = False  # the line ends with a point whose next character has not arrived
@@ -133,7 +131,6 @@ class Stream:
             raise TypeError(f"Stream.feed takes the answer's text, not {type(chunk).__name__}")
         self._chunks.append(chunk)
         self._length += len(chunk)
-        self._line += chunk
         # a unit can end only at a line break or a sentence's point (its space may be what just arrived)
         ends = self._point or not _MAY_END.isdisjoint(chunk)
         if not self._holds:  # nothing is held back: judged for the record alone
@@ -142,6 +139,8 @@ class Stream:
             if ends:
                 self._judge_units()
             return self._release(chunk)
+        if not ends and self._idle is not None:
+            return self._idle  # (most feeds of a few characters: nothing more to judge or show)
         return self._release(self._judge_units() if ends else "")
 
     def finish(self) -> tuple[Release, Verdict]:
@@ -259,29 +258,33 @@ class Stream:
 
     def _next_unit_end(self) -> int | None:
         """Where the next complete unit ends, or None while it is still arriving (a JSON answer: until the
-        end). Only the line being received is searched, from where the last search stopped."""
-        if self._judged == 0 and self._line_at == 0 and _MAY_BE_JSON.match(self._line.lstrip()):
+        end). The answer is searched from where the last search stopped: a line ends one, and so does a
+        sentence's point, ``.``, ``!`` or ``?`` with white space after it (which must have arrived: "v1." may
+        still become "v1.2") and none before it but a line's start (not a day's: ``16. März``)."""
+        answer = self._answer()
+        if self._judged == 0 and self._line_at == 0 and _MAY_BE_JSON.match(answer.lstrip()):
             return None  # a structured output, or nothing yet: judged whole, at the finish
         self._point = False
         while True:
-            line = self._line
-            match = _UNIT_END.search(line, self._scanned)
+            match = _MAY_END_AT.search(answer, self._scanned)
             if match is None:
-                # (a point at the very end is searched again when its next character arrives)
-                self._scanned = max(self._scanned, len(line) - 1, 0)
-                self._point = line[-1:] in _POINTS
+                self._scanned = len(answer)
                 return None
-            end = match.end()
-            if match.group() != "\n":
-                self._scanned = end
-                if not self._fenced and not _day_number_before(line, match.start()):
-                    return self._line_at + end
+            at = match.start()
+            if answer[at] != "\n":
+                if at + 1 == len(answer):
+                    self._scanned, self._point = at, True  # searched again when its next character arrives
+                    return None
+                self._scanned = at + 1
+                if (answer[at + 1].isspace() and (at == self._line_at or not answer[at - 1].isspace())
+                        and not self._fenced and not _day_number_before(answer, at)):
+                    return at + 1
                 continue
-            if _FENCE.match(line):
+            if _FENCE.match(answer, self._line_at):
                 self._fenced = not self._fenced
-            self._line, self._line_at, self._scanned = line[end:], self._line_at + end, 0
+            self._line_at = self._scanned = at + 1
             if not self._fenced:
-                return self._line_at
+                return at + 1
 
     def _answer(self) -> str:
         """The answer fed so far, as one text (its chunks joined once, when asked)."""
@@ -333,16 +336,16 @@ async def text_deltas(snapshots: AsyncIterable[str]) -> AsyncIterator[str]:
         before = snapshot
 
 
-def _day_number_before(line: str, point: int) -> bool:
-    """True when the point at line[point] follows a number of one or two digits standing alone: a day or an
+def _day_number_before(text: str, point: int) -> bool:
+    """True when the point at text[point] follows a number of one or two digits standing alone: a day or an
     ordinal (``16. März 2025``, ``am 3. Juni``), whose date goes on past it. ``ORD-4471.`` and ``2025.``
     end their sentences."""
     start = point
-    while start > 0 and line[start - 1].isdigit():
+    while start > 0 and text[start - 1].isdigit():
         start -= 1
-    if not 0 < point - start <= 2 or line[point] != ".":
+    if not 0 < point - start <= 2 or text[point] != ".":
         return False
-    return start == 0 or not (line[start - 1].isalnum() or line[start - 1] in "-_./:,")
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "-_./:,")
 
 
 def hangs_on_context(verdict: Verdict) -> bool:

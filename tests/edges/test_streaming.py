@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from functools import cache
 
 import orjson
@@ -23,8 +24,8 @@ import grounding
 from grounding import Release, Session
 from grounding.decisions import correction
 from grounding.errors import OptionError, UnsupportedValuesError
-from grounding.model import Status
-from grounding.streaming import first_at
+from grounding.model import Status, Verdict
+from grounding.streaming import Stream, first_at
 
 ORDER = {"order_id": "ORD-4417", "status": "shipped", "placed": "2025-03-16", "total": 402, "refund": 306,
          "used_tb": 24.8, "total_tb": 31.1, "file": "order_sync_worker.go", "line": 110}
@@ -156,6 +157,51 @@ def test_misuse_is_named():
     stream.finish()
     with pytest.raises(RuntimeError, match="after finish"):
         stream.feed("more")
+
+
+# where units end -------------------------------------------------------------------------------------------
+
+
+class _Units:
+    """A conversation that grounds everything and records each text a stream asks it to judge."""
+
+    revisions_asked = 0
+
+    def __init__(self) -> None:
+        self.judged: list[str] = []
+
+    def check(self, answer: object) -> Verdict:
+        self.judged.append(str(answer))
+        return Verdict(Status.GROUNDED, 1)
+
+
+def _unit_ends(text: str) -> list[int]:
+    """The rule, line by line: a line ends a unit, and so does a point (., ! or ?) with white space after it
+    and, within its line, none before it, unless it follows a day's number (``16. Juni``); fences are not
+    drawn here."""
+    ends, at = [], 0
+    for line in text.splitlines(keepends=True):
+        for match in re.finditer(r"(?<!\s)[.!?](?=\s)", line):
+            digits = re.search(r"(?:^|[^\w\-./:,])(\d{1,2})$", line[: match.start()])
+            if not (match.group() == "." and digits):
+                ends.append(at + match.end())
+        at += len(line)
+        if line.endswith("\n"):
+            ends.append(at)
+    return ends
+
+
+@given(st.sampled_from("ab1"), st.text(alphabet="ab1 \t.!?\n", max_size=80),
+       st.lists(st.integers(1, 6), min_size=1, max_size=12))
+def test_units_end_at_lines_and_sentences_whatever_the_chunks(first, rest, sizes):
+    text = first + rest  # (an answer that opens with white space is held until it shows it is no JSON)
+    judges = _Units()
+    stream = Stream(judges, "guard", values_need_digits=False)
+    for chunk in _cut(text, sizes):
+        stream.feed(chunk)
+    # every unit judged is the text from the last end to the next (the finish judges the whole answer)
+    assert [len(unit) for unit in judges.judged] == [end - start for start, end in
+                                                     zip([0, *_unit_ends(text)], _unit_ends(text), strict=False)]
 
 
 # adversarial answers, cut at every place -------------------------------------------------------------------
