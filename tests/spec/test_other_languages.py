@@ -10,9 +10,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import grounding
-from grounding.core.text import dates
+from grounding.core.text import month_dates as dates
 from grounding.core.text.date_offsets import stated_offsets
-from grounding.core.text.dates import prose_dates
+from grounding.core.text.month_dates import prose_dates
 
 # numbers grouped and pointed another way: the whole number around the piece a token holds ---------------
 

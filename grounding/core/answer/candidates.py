@@ -10,8 +10,9 @@ from decimal import Decimal
 
 from grounding.core.answer.code_notation import cite
 from grounding.core.settings import Pattern, Settings
-from grounding.core.text.dates import answer_clock, duration_as_clock, prose_dates
+from grounding.core.text.dates import answer_clock, duration_as_clock
 from grounding.core.text.figures import currency_scaled, measure_after
+from grounding.core.text.month_dates import prose_dates
 from grounding.core.text.normalise import digit_count, groups_thousands, is_number, normalise, normalise_once
 from grounding.core.text.tokens import tokens, tokens_with_digits, unescaped
 from grounding.core.text.units import (

@@ -28,7 +28,8 @@ from grounding.core.evidence.leaves import (
     walk,
 )
 from grounding.core.evidence.token_readings import TokenReader, TokenReading, either_half
-from grounding.core.text.dates import MONTH_SPELLINGS, prose_dates, twelve_hour_times
+from grounding.core.text.dates import twelve_hour_times
+from grounding.core.text.month_dates import MONTH_SPELLINGS, prose_dates
 from grounding.core.text.normalise import fold_digits, groups_thousands, lookup_forms, normalise, spell_number
 from grounding.core.text.tokens import runs, unescaped
 from grounding.core.text.units import (

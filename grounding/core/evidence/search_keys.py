@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from grounding.core.text.dates import MONTHS
+from grounding.core.text.month_dates import MONTHS
 from grounding.core.text.normalise import fold_digits, groups_thousands, without_group_marks
 from grounding.core.text.numeric_dates import numeric_dates
 from grounding.core.text.units import (

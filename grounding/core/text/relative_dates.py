@@ -13,7 +13,8 @@ import re
 from datetime import date, timedelta
 from functools import lru_cache
 
-from grounding.core.text.dates import ISO_DATE_WRITTEN, prose_dates
+from grounding.core.text.dates import ISO_DATE_WRITTEN
+from grounding.core.text.month_dates import prose_dates
 from grounding.core.text.patterns import LazyPattern
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
