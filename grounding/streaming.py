@@ -6,12 +6,15 @@ that may be shown now, and ``finish()`` judges the whole answer (its verdict is 
 whatever the chunks) and releases the rest.
 
 What may be shown is judged a *unit* at a time: a line, or a sentence ended by ``.``, ``!`` or ``?`` and a
-space (a point after a day's number ends none: ``16. März``), a fenced block whole. A unit is judged once, when it
-is complete: every span a reading needs whole (an identifier the stream may still extend, a number and its
-unit, a date in words, ``path:line``, a computation and its result) lies within one, so a value is never
-judged on a fragment. A unit that states a value its own text does not ground is judged again with all the
-answer before it (a computation shown on an earlier line), and only a value that still stands unsupported
-stops the stream, at the value's first character. A JSON answer (a structured output) is held whole.
+space (a point after a day's number ends none: ``16. März``), a fenced block whole. A unit is judged when it is
+complete, and shown but for what the text after it may still make part of a value: its last tokens that
+hold a digit (``41,200`` before ``million``, ``8:00`` before ``pm``) and a date in words it may still be
+writing (``Jan.``, ``March 19,``), which are judged again as the start of the next unit. So every span a
+reading needs whole (an identifier the stream may still extend, a number and its unit, a date in words,
+``path:line``, a computation and its result) is judged whole before any of it is shown. A unit that states a
+value its own text does not ground is judged again with all the answer before it (a computation shown on an
+earlier line), and only a value that still stands unsupported stops the stream, at the value's first
+character. A JSON answer (a structured output) is held whole.
 
 Postures, as the Gate's: ``assist`` shows everything as it arrives and records; ``guard`` stops at the
 first unsupported value and hands the correction to send (the user saw only judged text), or, once the
@@ -36,6 +39,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from grounding.core.text.month_dates import date_held_from
+from grounding.core.text.tokens import trailing_numbers
 from grounding.decisions import Decision, correction, observed
 from grounding.errors import OptionError, UnsupportedValuesError
 from grounding.fixing import MASK, fix
@@ -220,12 +225,27 @@ class Stream:
             end = self._next_unit_end()
             if end is None:
                 break
-            verdict = self._unit_verdict(self._judged, end)
+            start = self._judged
+            held = self._held_from(start, end)  # (judged again with the next unit, as the start of its text)
+            if held == start:
+                continue  # all of it may be the start of a value the next unit ends
+            verdict = self._unit_verdict(start, end)  # (the held part too: a value invented there stops it now)
             if verdict is None:
                 continue  # it reads as cut off inside a value: judged again with the next unit
-            pieces.append(self._judged_unit(verdict, self._judged, end))
-            self._judged = end
+            pieces.append(self._judged_unit(verdict, start, held))
+            self._judged = held
         return "".join(pieces)
+
+    def _held_from(self, start: int, end: int) -> int:
+        """Where the unit text[start:end] is held back from, to be judged again with the next unit: the tokens
+        that end it and hold a digit (a word after them may make them another value: ``41,200`` then
+        ``million``), and a month-name date it may still be writing (``Jan.``, ``March 19,``). A fenced
+        block is judged whole: nothing of it is held."""
+        answer = self._answer()
+        last_line = answer.rfind("\n", start, end - 1) + 1
+        if _FENCE.match(answer, max(last_line, start)):
+            return end
+        return date_held_from(answer, start, end, trailing_numbers(answer, start, end))
 
     def _unit_verdict(self, start: int, end: int) -> Verdict | None:
         """The verdict on the unit text[start:end]: alone, or with the answer before it when its verdict may
@@ -241,7 +261,7 @@ class Stream:
         return verdict
 
     def _judged_unit(self, verdict: Verdict, start: int, end: int) -> str:
-        """Record what the unit's verdict found and release what it allows."""
+        """Record what the unit's verdict found and release what it allows, up to end."""
         if verdict.unsupported:
             self._idle = None
             self._unsupported = verdict.unsupported

@@ -94,6 +94,35 @@ def _prose_date_pattern_for(text: str) -> LazyPattern:
     return _ENGLISH_PROSE_DATE if _OTHER_MONTH_RUNS.isdisjoint(_RUN_AFTER_A_DAY.findall(text)) else _PROSE_DATE
 
 
+# A month-name date begins with an English month's first letters (English writes the month first) or a day's
+# number, of one or two digits (every language may write the day first); it is looked for in the last
+# _DATE_REACH characters only: no date's beginning is longer ("Wednesday" is no part of one; "16 de septiembre
+# de " is 20).
+_DIGIT_RUN = re.compile(r"\d+")
+_DATE_REACH = 48
+
+
+def date_held_from(text: str, start: int, end: int, held: int) -> int:
+    r"""held, or the start of a month-name date in text[start:end] that goes on past held, or that the text after
+    end may still go on writing (``Jan.``, ``March 19,``, ``5 de``, ``5 January``: more text would make it a
+    date, or a longer one): where a streamed answer holds its text back from (grounding.streaming), so that a
+    date is released whole, once the rest of it has arrived. The date pattern itself is asked (a partial match).
+
+    >>> [date_held_from(t, 0, len(t), len(t)) for t in ("ships Jan.", "ships Jan. 5, 2025 by truck.", "on 5\n")]
+    [6, 28, 3]
+    >>> date_held_from("ships on March 19, 2025.", 0, 24, 18), date_held_from("el 5 de\n", 0, 8, 8)
+    (9, 3)
+    """
+    low = max(start, end - _DATE_REACH)
+    months = [month.start() for month in _ANY_MONTH_START.finditer(text, low, held)]
+    days = [run.start() for run in _DIGIT_RUN.finditer(text, low, held) if run.end() - run.start() <= 2]
+    for at in sorted(months + days) if months and days else months or days:
+        written = _PROSE_DATE.match(text, at, end)
+        if (written is not None and written.end() > held) or _PROSE_DATE.fullmatch(text, at, end, partial=True):
+            return at
+    return held
+
+
 @dataclass(frozen=True, slots=True)
 class ProseDate:
     """A month-name date found in text; year is None when none was written."""
