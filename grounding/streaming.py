@@ -39,12 +39,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from grounding.core.text.month_dates import date_held_from
-from grounding.core.text.tokens import trailing_numbers
 from grounding.decisions import Decision, correction, observed
 from grounding.errors import OptionError, UnsupportedValuesError
 from grounding.fixing import MASK, fix
 from grounding.model import Finding, Status, Verdict
+from grounding.stream_units import follows_a_day, held_from, opens_or_closes_a_fence
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
@@ -58,7 +57,6 @@ _DIGIT = re.compile(r"\d")
 _MAY_END = frozenset("\n.!?")
 # how a JSON answer starts (or nothing yet): "[" then a value's start, not a Markdown link's text ("[the docs]")
 _MAY_BE_JSON = re.compile(r"\Z|\{|\[\s*(?:\Z|[\[{\"\d\]-]|true|false|null)")
-_FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +104,7 @@ class Stream:
         self._judged = 0  # where the next unit starts: the answer before it is judged
         self._fenced = False  # inside a fenced block: its lines end no unit
         self._point = False  # the line ends with a point whose next character has not arrived
+        self._example_at = None  # where the first value written as an example starts: nothing after it is shown
         self._idle: Release | None = None  # the Release of a feed that lets nothing through, while it holds
         self._shown = 0  # how much of the answer is released (under fix: of the answer as written)
         self._released: list[str] = []
@@ -226,26 +225,22 @@ class Stream:
             if end is None:
                 break
             start = self._judged
-            held = self._held_from(start, end)  # (judged again with the next unit, as the start of its text)
+            held = held_from(self._answer(), start, end)  # (judged again with the next unit, as its start)
             if held == start:
                 continue  # all of it may be the start of a value the next unit ends
             verdict = self._unit_verdict(start, end)  # (the held part too: a value invented there stops it now)
             if verdict is None:
                 continue  # it reads as cut off inside a value: judged again with the next unit
-            pieces.append(self._judged_unit(verdict, start, held))
+            # (an unsupported value is shown whole or not at all; masked, it is masked whole)
+            held = min([held] + [f.at for f in verdict.unsupported if start <= f.at < held < f.at + len(f.text)])
+            if verdict.examples and self._example_at is None:
+                # a value written as an example here is unsupported if a later sentence states it: what follows
+                # waits for the whole answer's verdict
+                self._example_at = min(max(f.at, start) for f in verdict.examples)
+            shown = held if self._example_at is None else min(held, self._example_at)
+            pieces.append(self._judged_unit(verdict, start, shown))
             self._judged = held
         return "".join(pieces)
-
-    def _held_from(self, start: int, end: int) -> int:
-        """Where the unit text[start:end] is held back from, to be judged again with the next unit: the tokens
-        that end it and hold a digit (a word after them may make them another value: ``41,200`` then
-        ``million``), and a month-name date it may still be writing (``Jan.``, ``March 19,``). A fenced
-        block is judged whole: nothing of it is held."""
-        answer = self._answer()
-        last_line = answer.rfind("\n", start, end - 1) + 1
-        if _FENCE.match(answer, max(last_line, start)):
-            return end
-        return date_held_from(answer, start, end, trailing_numbers(answer, start, end))
 
     def _unit_verdict(self, start: int, end: int) -> Verdict | None:
         """The verdict on the unit text[start:end]: alone, or with the answer before it when its verdict may
@@ -297,10 +292,10 @@ class Stream:
                     return None
                 self._scanned = at + 1
                 if (answer[at + 1].isspace() and (at == self._line_at or not answer[at - 1].isspace())
-                        and not self._fenced and not _day_number_before(answer, at)):
+                        and not self._fenced and not follows_a_day(answer, at)):
                     return at + 1
                 continue
-            if _FENCE.match(answer, self._line_at):
+            if opens_or_closes_a_fence(answer, self._line_at):
                 self._fenced = not self._fenced
             self._line_at = self._scanned = at + 1
             if not self._fenced:
@@ -354,18 +349,6 @@ async def text_deltas(snapshots: AsyncIterable[str]) -> AsyncIterator[str]:
         if len(snapshot) > len(before):
             yield snapshot[len(before) :]
         before = snapshot
-
-
-def _day_number_before(text: str, point: int) -> bool:
-    """True when the point at text[point] follows a number of one or two digits standing alone: a day or an
-    ordinal (``16. März 2025``, ``am 3. Juni``), whose date goes on past it. ``ORD-4471.`` and ``2025.``
-    end their sentences."""
-    start = point
-    while start > 0 and text[start - 1].isdigit():
-        start -= 1
-    if not 0 < point - start <= 2 or text[point] != ".":
-        return False
-    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "-_./:,")
 
 
 def hangs_on_context(verdict: Verdict) -> bool:

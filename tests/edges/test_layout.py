@@ -45,9 +45,10 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     # what the gate decides about a verdict, and how a decision is observed (the gate's and a stream's)
     ("decisions", ("fixing", *SHARED), ("cli", "run", "reporters", "transcripts", "library", "session", "gate")),
     # a streamed answer judged unit by unit as it arrives (Session.stream)
-    # (core's tokens and month-name dates: what a unit's end may still be part of)
-    ("streaming", ("session", "decisions", "fixing", "core", *SHARED),
+    ("streaming", ("session", "decisions", "fixing", "stream_units", *SHARED),
      ("cli", "run", "reporters", "transcripts", "gate")),
+    # where a streamed answer's units end, and what of one is held back (core's tokens and month-name dates)
+    ("stream_units", ("core", *SHARED), ("cli", "run", "reporters", "transcripts", "gate", "session")),
     # the output contract in the loop: a final answer's shape, then (through the gate) its values
     ("contract", ("library", "gate", "answers", "core", "options", *SHARED), ("cli", "run", "reporters")),
     # the stop hook of a coding agent's harness: its event in, the session file read, the gate's posture out

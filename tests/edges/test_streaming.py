@@ -251,6 +251,11 @@ ADVERSARIAL = [
     "It was placed on March\n16, 2025 and ships on March\n19, 2025.\n",  # read, then invented
     "Enviado el 16 de\nmarzo de 2025 y el 19 de\nmarzo de 2025.\n",  # another language's, across lines
     "We have 41,200\nusers, or 41,200\nmillion in all.\n",  # read, then a read number scaled: invented
+    "Placed 2025-03-17 März\nand shipped.\n",  # a date may begin inside a token ("17 März"): shown whole or not
+    "Placed 19 Mar. 16\nJuni\n\n2025-03-16 and more.\n",  # an invented date over three lines, a read one after
+    "enero\n19 Mar. 16\nJuni\n\n2025-03-16\nmarzo.\n",  # (found by a fuzzer) masked whole, not up to a unit's end
+    # a value written as an example, then stated: unsupported where the example stands
+    "For example ORD-9999 is a made-up id.\nYour order is ORD-9999.\n",
 ]
 
 

@@ -95,9 +95,9 @@ def _prose_date_pattern_for(text: str) -> LazyPattern:
 
 
 # A month-name date begins with an English month's first letters (English writes the month first) or a day's
-# number, of one or two digits (every language may write the day first); it is looked for in the last
-# _DATE_REACH characters only: no date's beginning is longer ("Wednesday" is no part of one; "16 de septiembre
-# de " is 20).
+# number, of one or two digits (every language may write the day first); it is looked for in the _DATE_REACH
+# characters before where the text is held from only: no date's beginning is longer ("Wednesday" is no part of
+# one; "16 de septiembre de " is 20).
 _DIGIT_RUN = re.compile(r"\d+")
 _DATE_REACH = 48
 
@@ -113,7 +113,7 @@ def date_held_from(text: str, start: int, end: int, held: int) -> int:
     >>> date_held_from("ships on March 19, 2025.", 0, 24, 18), date_held_from("el 5 de\n", 0, 8, 8)
     (9, 3)
     """
-    low = max(start, end - _DATE_REACH)
+    low = max(start, held - _DATE_REACH)  # (held <= end: a date that may go on past end begins after it too)
     months = [month.start() for month in _ANY_MONTH_START.finditer(text, low, held)]
     days = [run.start() for run in _DIGIT_RUN.finditer(text, low, held) if run.end() - run.start() <= 2]
     for at in sorted(months + days) if months and days else months or days:

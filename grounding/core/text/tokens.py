@@ -141,6 +141,20 @@ def trailing_numbers(text: str, start: int, end: int) -> int:
         held = at
 
 
+def token_start(text: str, at: int, start: int = 0) -> int:
+    """Where the token that text[at] is in begins (at, where a token begins or between tokens), no sooner than
+    start.
+
+    >>> token_start("on 2025-03-17 März", 11), token_start("on 2025-03-17 März", 3), token_start("a b", 1)
+    (3, 3, 1)
+    """
+    if at >= len(text) or not _in_a_token(text[at]):
+        return at
+    while at > start and _in_a_token(text[at - 1]):
+        at -= 1
+    return at
+
+
 def _in_a_token(character: str) -> bool:
     # (outside ASCII, what separated() keeps: letters, marks and digits, but of the scripts written without spaces)
     return character in ASCII_TOKEN_CHARS or not (character.isascii() or separated(character) == " ")
