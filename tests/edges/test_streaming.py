@@ -17,7 +17,7 @@ from functools import cache
 import orjson
 import pytest
 from conftest import real_corpora
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import grounding
@@ -270,6 +270,24 @@ def test_a_value_split_at_every_place_is_never_released_before_it_is_judged(answ
 
 @given(st.sampled_from(ADVERSARIAL), st.lists(st.integers(1, 12), min_size=1, max_size=40))
 def test_any_chunking_of_the_adversarial_answers(answer, sizes):
+    assert_streams_safely(_session(), answer, _cut(answer, sizes))
+
+
+# Words of ORDER's values, read and invented, and the words that change how a value reads: an answer made of
+# them, its words joined by separators that may end a unit (the fuzzer that found the holes the adversarial
+# answers above pin)
+_WORDS = ("Order", "ORD-4417", "ORD-4471", "ships", "on", "Jan.", "March", "Mar.", "16", "19", "5", "2025", "de",
+          "enero", "marzo", "März", "Juni", "41,200", "41", "200", "million", "8:00", "9:30", "pm", "TB", "24.8",
+          "$402", "$306", "$96", "$97", "line", "110", "order_sync_worker.go:110", "2025-03-16", "2025-03-17",
+          "16th", "users", "e.g.", "=", "-", "402", "306", "in", "total", "2025年", "3月", "16日", "%", "GB")
+_SEPARATORS = (" ", " ", " ", "\n", ". ", ", ", ".\n", "\n\n")
+
+
+@settings(max_examples=600)  # (a few in a hundred such answers held a value across a unit's end)
+@given(st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from(_SEPARATORS)), min_size=6, max_size=16),
+       st.lists(st.integers(1, 9), min_size=1, max_size=8))
+def test_answers_of_values_cut_at_every_separator_stream_safely(words, sizes):
+    answer = "".join(word + separator for word, separator in words).strip() + ".\n"
     assert_streams_safely(_session(), answer, _cut(answer, sizes))
 
 
