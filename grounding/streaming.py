@@ -55,8 +55,9 @@ STREAM_POSTURES: tuple[str, ...] = ("assist", "guard", "rails", "fix")
 _MAY_END_AT = re.compile(r"[\n.!?]")
 _DIGIT = re.compile(r"\d")
 _MAY_END = frozenset("\n.!?")
-# how a JSON answer starts (or nothing yet): "[" then a value's start, not a Markdown link's text ("[the docs]")
-_MAY_BE_JSON = re.compile(r"\Z|\{|\[\s*(?:\Z|[\[{\"\d\]-]|true|false|null)")
+# how a JSON answer starts (or nothing yet), after white space: "[" then a value's start, not a Markdown link's
+# text ("[the docs]")
+_MAY_BE_JSON = re.compile(r"\s*+(?:\Z|\{|\[\s*(?:\Z|[\[{\"\d\]-]|true|false|null))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,7 @@ class Stream:
         self._judged = 0  # where the next unit starts: the answer before it is judged
         self._fenced = False  # inside a fenced block: its lines end no unit
         self._point = False  # the line ends with a point whose next character has not arrived
-        self._example_at = None  # where the first value written as an example starts: nothing after it is shown
+        self._example_at: int | None = None  # where the first value written as an example starts: none after shown
         self._idle: Release | None = None  # the Release of a feed that lets nothing through, while it holds
         self._shown = 0  # how much of the answer is released (under fix: of the answer as written)
         self._released: list[str] = []
@@ -277,7 +278,7 @@ class Stream:
         sentence's point, ``.``, ``!`` or ``?`` with white space after it (which must have arrived: "v1." may
         still become "v1.2") and none before it but a line's start (not a day's: ``16. März``)."""
         answer = self._answer()
-        if self._judged == 0 and self._line_at == 0 and _MAY_BE_JSON.match(answer.lstrip()):
+        if self._judged == 0 and self._line_at == 0 and _MAY_BE_JSON.match(answer):
             return None  # a structured output, or nothing yet: judged whole, at the finish
         self._point = False
         while True:
