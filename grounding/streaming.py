@@ -7,9 +7,9 @@ whatever the chunks) and releases the rest.
 
 What may be shown is judged a *unit* at a time: a line, or a sentence ended by ``.``, ``!`` or ``?`` and a
 space (a point after a day's number ends none: ``16. März``), a fenced block whole. A unit is judged when it is
-complete, and shown but for what the text after it may still make part of a value: its last tokens that
-hold a digit (``41,200`` before ``million``, ``8:00`` before ``pm``) and a date in words it may still be
-writing (``Jan.``, ``March 19,``), which are judged again as the start of the next unit. So every span a
+complete, and shown but for what the text after it may still make part of a value: its last number
+(``41,200`` before ``million``, ``8:00`` before ``pm``) and a date in words it may still be writing (``Jan.``,
+``March 19,``), which are judged again as the start of the next unit. So every span a
 reading needs whole (an identifier the stream may still extend, a number and its unit, a date in words,
 ``path:line``, a computation and its result) is judged whole before any of it is shown. A unit that states a
 value its own text does not ground is judged again with all the answer before it (a computation shown on an
@@ -239,7 +239,7 @@ class Stream:
                 # waits for the whole answer's verdict
                 self._example_at = min(max(f.at, start) for f in verdict.examples)
             shown = held if self._example_at is None else min(held, self._example_at)
-            pieces.append(self._judged_unit(verdict, start, shown))
+            pieces.append(self._judged_unit(verdict, shown))
             self._judged = held
         return "".join(pieces)
 
@@ -256,18 +256,18 @@ class Stream:
             return None  # (the answer's end decides: the value goes on, or the answer was cut there)
         return verdict
 
-    def _judged_unit(self, verdict: Verdict, start: int, end: int) -> str:
+    def _judged_unit(self, verdict: Verdict, end: int) -> str:
         """Record what the unit's verdict found and release what it allows, up to end."""
         if verdict.unsupported:
             self._idle = None
             self._unsupported = verdict.unsupported
-            # (a value of a JSON answer has no place: the unit is the answer's start)
-            found = tuple(finding for finding in verdict.unsupported if finding.at >= start or finding.at < 0)
+            # every value not shown yet, this unit's or one held before it (a value of a JSON answer has no place)
+            found = tuple(finding for finding in verdict.unsupported if finding.at >= self._shown or finding.at < 0)
             if found and self._stops:
-                self._stop = max(first_at(found), start)
+                self._stop = max(first_at(found), self._shown)
                 if self.posture == "guard" or (self._revisions == 0 and self._can_revise):
                     self._correction = correction(verdict.unsupported)
-                return self._show(self._stop)
+                return self._show(min(self._stop, end))
         if self.posture == "fix":
             return self._show_masked(end, self._unsupported)
         return self._show(end) if self._holds else ""

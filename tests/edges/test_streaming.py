@@ -222,6 +222,8 @@ def test_units_end_at_lines_and_sentences_whatever_the_chunks(first, rest, sizes
     ("Grew 41 200.\n", "Grew "),  # the digits of one number, grouped by a space
     ("It ships March 19, 2025 by truck.\n", "It ships March 19, 2025 by truck.\n"),  # complete: shown
     ("Config:\n```\nport: 8080\n```\n", "Config:\n```\nport: 8080\n```\n"),  # a fenced block: judged whole
+    # a table of ids and amounts streams row by row: each row waits only for its last number
+    ("| ORD-4417 | 41,200 |\n| ORD-4418 | 306 |\n", "| ORD-4417 | 41,200 |\n| ORD-4418 | "),
 ])
 def test_a_unit_holds_back_what_the_next_may_make_a_value(answer, shown):
     judges = _Units()
@@ -256,6 +258,8 @@ ADVERSARIAL = [
     "enero\n19 Mar. 16\nJuni\n\n2025-03-16\nmarzo.\n",  # (found by a fuzzer) masked whole, not up to a unit's end
     # a value written as an example, then stated: unsupported where the example stands
     "For example ORD-9999 is a made-up id.\nYour order is ORD-9999.\n",
+    # ... and one held behind the example until a later value stops the stream: never shown either
+    "| Jan.\n\n* 999 e.g. 1'250\n\n402\n1'250, $97 x all 999\n\n2025-03-17.\n",
 ]
 
 

@@ -121,26 +121,6 @@ def tokens_with_digits(text: str) -> list[tuple[str, int, int]]:
     return found
 
 
-def trailing_numbers(text: str, start: int, end: int) -> int:
-    r"""Where the tokens that end text[start:end] and each hold a digit begin; end when its last token holds
-    none. The words after a number may make it another value (``41,200`` then ``million``, ``8:00`` then ``pm``,
-    ``41 200``): a streamed answer holds such tokens back until the words after them have arrived.
-
-    >>> [trailing_numbers(t, 0, len(t)) for t in ("Revenue was 41,200\n", "grew 41 200.", "it left.\n", "")]
-    [12, 5, 9, 0]
-    """
-    held = at = end
-    while True:
-        while at > start and not _in_a_token(text[at - 1]):
-            at -= 1
-        token_end = at
-        while at > start and _in_a_token(text[at - 1]):
-            at -= 1
-        if at == token_end or _HAS_DIGIT.search(text, at, token_end) is None:
-            return held
-        held = at
-
-
 def token_start(text: str, at: int, start: int = 0) -> int:
     """Where the token that text[at] is in begins (at, where a token begins or between tokens), no sooner than
     start.
@@ -148,14 +128,15 @@ def token_start(text: str, at: int, start: int = 0) -> int:
     >>> token_start("on 2025-03-17 März", 11), token_start("on 2025-03-17 März", 3), token_start("a b", 1)
     (3, 3, 1)
     """
-    if at >= len(text) or not _in_a_token(text[at]):
+    if at >= len(text) or not in_a_token(text[at]):
         return at
-    while at > start and _in_a_token(text[at - 1]):
+    while at > start and in_a_token(text[at - 1]):
         at -= 1
     return at
 
 
-def _in_a_token(character: str) -> bool:
+def in_a_token(character: str) -> bool:
+    """True when character is one a token holds (see separated)."""
     # (outside ASCII, what separated() keeps: letters, marks and digits, but of the scripts written without spaces)
     return character in ASCII_TOKEN_CHARS or not (character.isascii() or separated(character) == " ")
 
