@@ -116,7 +116,7 @@ def date_held_from(text: str, start: int, end: int, held: int) -> int:
     low = max(start, held - _DATE_REACH)  # (held <= end: a date that may go on past end begins after it too)
     months = [month.start() for month in _ANY_MONTH_START.finditer(text, low, held)]
     days = [run.start() for run in _DIGIT_RUN.finditer(text, low, held) if run.end() - run.start() <= 2]
-    for at in sorted(months + days) if months and days else months or days:
+    for at in sorted(months + days):
         written = _PROSE_DATE.match(text, at, end, partial=True)  # (None for most: no date begins there)
         if written is not None and (written.partial or written.end() > held
                                     or _PROSE_DATE.fullmatch(text, at, end, partial=True)):
