@@ -314,7 +314,8 @@ def _print_streaming(repeats: int) -> None:
     """A streamed answer judged as it arrives (grounding.streaming), against judging it once finished: the
     CPU of feeding it 1, 4 and 32 characters at a time and finishing, and the slowest feed. The CPU is of a
     loop that does nothing but feed (timing each feed costs this loop ~0.2 us a feed, more than a feed of one
-    character that ends no unit): the slowest feed is timed in a pass of its own."""
+    character that ends no unit): the slowest feed is timed in a pass of its own. Last, the least a stream of
+    this design can cost: the checks alone that judge each unit and then the whole answer."""
     from grounding import Session
 
     history, _ = typical_history()
@@ -337,6 +338,12 @@ def _print_streaming(repeats: int) -> None:
         stream.finish()
         print(f"  fed {size:>2} characters at a time ({len(chunks):,} feeds): {1000 * best:.2f} ms CPU, "
               f"{best / once:.1f}x judging once; slowest feed {1000 * slowest:.3f} ms")
+    # the least any stream of this design costs: each unit judged before it is shown, and the whole answer at
+    # the finish (its verdict must be session.check's), the stream's own work aside
+    checks = min(_checks_alone(session, [answer[at : at + 32] for at in range(0, len(answer), 32)])
+                 for _ in range(repeats))
+    print(f"  of which judging its units and then the whole answer (fed 32 at a time): {1000 * checks:.2f} ms CPU, "
+          f"{checks / once:.1f}x judging once")
 
 
 def _streamed(session: object, chunks: list[str]) -> None:
@@ -346,6 +353,34 @@ def _streamed(session: object, chunks: list[str]) -> None:
         stream.feed(chunk)
     stream.finish()
     assert stream.released == "".join(chunks)  # all of it is read: all of it is released
+
+
+class _TimedChecks:
+    """A session whose checks' CPU is summed: what a stream's judging costs, its own work aside."""
+
+    def __init__(self, session: object) -> None:
+        self._session = session
+        self.revisions_asked = session.revisions_asked
+        self.cpu = 0.0
+
+    def check(self, answer: object) -> object:
+        started = time.process_time()
+        try:
+            return self._session.check(answer)
+        finally:
+            self.cpu += time.process_time() - started
+
+
+def _checks_alone(session: object, chunks: list[str]) -> float:
+    """The CPU of the checks a guard stream of session asks, fed chunks and finished."""
+    from grounding.streaming import Stream
+
+    timed = _TimedChecks(session)
+    stream = Stream(timed, "guard")
+    for chunk in chunks:
+        stream.feed(chunk)
+    stream.finish()
+    return timed.cpu
 
 
 def _cpu(work: Callable[[], object]) -> float:

@@ -66,3 +66,24 @@ def test_a_judging_share_under_the_start_ups_noise_is_said_so(capsys, tmp_path):
             Run("check --jobs 2", 0.20, 24, 1, 0.20), Run("start-up only", 0.12, 22, 0, 0.12)]
     _print_table(str(path), runs, 1)
     assert capsys.readouterr().out.splitlines()[-1].endswith("judging the input within the start-up's noise")
+
+
+def test_the_streaming_floor_times_the_checks_a_stream_asks_and_no_other():
+    # the floor row times a stream over a proxy of the session: the proxy must judge as the session does
+    from grounding import Session
+    from grounding.streaming import Stream
+    from tools.bench import _checks_alone, _TimedChecks, typical_history
+
+    history, answer = typical_history()
+    session = Session()
+    session.extend(history)
+    answer = answer + "\nIt left on line two.\n" + answer
+    timed = _TimedChecks(session)
+    stream = Stream(timed, "guard")
+    for at in range(0, len(answer), 32):
+        stream.feed(answer[at : at + 32])
+    _, verdict = stream.finish()
+    assert verdict == session.check(answer) and timed.cpu > 0
+    assert [f.text for f in verdict.unsupported] == ["1Z999AA10123456799"]
+    assert stream.released == answer[: answer.index("1Z999AA10123456799")]
+    assert _checks_alone(session, [answer]) > 0
