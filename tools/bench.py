@@ -328,7 +328,7 @@ def _print_streaming(repeats: int) -> None:
           f"guard: judged once finished {1000 * once:.2f} ms CPU")
     for size in (1, 4, 32):
         chunks = [answer[at : at + size] for at in range(0, len(answer), size)]
-        best = min(_cpu(partial(_streamed, session, chunks)) for _ in range(repeats))
+        best = min(_cpu(partial(_streamed, partial(session.stream, "guard"), chunks)) for _ in range(repeats))
         slowest = 0.0
         stream = session.stream("guard")
         for chunk in chunks:
@@ -336,6 +336,7 @@ def _print_streaming(repeats: int) -> None:
             stream.feed(chunk)
             slowest = max(slowest, time.perf_counter() - fed)
         stream.finish()
+        assert stream.released == answer  # all of it is read: all of it is released
         print(f"  fed {size:>2} characters at a time ({len(chunks):,} feeds): {1000 * best:.2f} ms CPU, "
               f"{best / once:.1f}x judging once; slowest feed {1000 * slowest:.3f} ms")
     # the least any stream of this design costs: each unit judged before it is shown, and the whole answer at
@@ -346,13 +347,12 @@ def _print_streaming(repeats: int) -> None:
           f"{checks / once:.1f}x judging once")
 
 
-def _streamed(session: object, chunks: list[str]) -> None:
-    """Feed the chunks to a guard stream of session and finish it."""
-    stream = session.stream("guard")
+def _streamed(new_stream: Callable[[], object], chunks: list[str]) -> None:
+    """Feed the chunks to a new stream and finish it."""
+    stream = new_stream()
     for chunk in chunks:
         stream.feed(chunk)
     stream.finish()
-    assert stream.released == "".join(chunks)  # all of it is read: all of it is released
 
 
 class _TimedChecks:
@@ -376,10 +376,7 @@ def _checks_alone(session: object, chunks: list[str]) -> float:
     from grounding.streaming import Stream
 
     timed = _TimedChecks(session)
-    stream = Stream(timed, "guard")
-    for chunk in chunks:
-        stream.feed(chunk)
-    stream.finish()
+    _streamed(partial(Stream, timed, "guard"), chunks)
     return timed.cpu
 
 
